@@ -1,0 +1,174 @@
+// snaptok._core: the nanobind module behind the `snaptok` Python package.
+// A thin layer: argument conversion, GIL release around encoding, zero-copy
+// NumPy output. All behaviour lives in the C++ headers.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <snaptok/tokenizer.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// Returns the UTF-8 view of a str (cached by CPython, no copy) or bytes.
+std::string_view text_of(nb::handle h, const char* what) {
+  if (PyUnicode_Check(h.ptr())) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
+    if (!data) throw nb::python_error();
+    return {data, static_cast<std::size_t>(size)};
+  }
+  if (PyBytes_Check(h.ptr())) {
+    return {PyBytes_AS_STRING(h.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(h.ptr()))};
+  }
+  throw nb::type_error((std::string(what) + ": expected str or bytes, got " +
+                        nb::type_name(h.type()).c_str())
+                           .c_str());
+}
+
+// Holds references to the texts of a sequence and their UTF-8 views, so the
+// GIL can be released while they are read.
+struct TextBatch {
+  std::vector<nb::object> keep;
+  std::vector<std::string_view> views;
+
+  explicit TextBatch(nb::handle seq) {
+    nb::sequence s = nb::borrow<nb::sequence>(seq);
+    const std::size_t n = nb::len(s);
+    keep.reserve(n);
+    views.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      nb::object item = s[i];
+      views.push_back(text_of(item, ("texts[" + std::to_string(i) + "]").c_str()));
+      keep.push_back(std::move(item));
+    }
+  }
+};
+
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& data) {
+  auto* owned = new std::vector<T>(std::move(data));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
+}
+
+nb::list offsets_list(const std::vector<snaptok::Offsets>& offsets) {
+  nb::list out;
+  for (const auto& o : offsets) out.append(nb::make_tuple(o.start, o.end));
+  return out;
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "snaptok: exact, fast Hugging Face tokenizers";
+
+  nb::exception<snaptok::Error>(m, "SnaptokError", PyExc_ValueError);
+
+  nb::class_<snaptok::Encoding>(m, "Encoding",
+                                "The output of encode: ids, tokens, offsets and masks, as HF.")
+      .def_ro("ids", &snaptok::Encoding::ids)
+      .def_ro("type_ids", &snaptok::Encoding::type_ids)
+      .def_ro("tokens", &snaptok::Encoding::tokens)
+      .def_prop_ro("offsets", [](const snaptok::Encoding& e) { return offsets_list(e.offsets); },
+                   "(start, end) char offsets of each token in the input")
+      .def_ro("attention_mask", &snaptok::Encoding::attention_mask)
+      .def_ro("special_tokens_mask", &snaptok::Encoding::special_tokens_mask)
+      .def_ro("word_ids", &snaptok::Encoding::word_ids)
+      .def_prop_ro("words", [](const snaptok::Encoding& e) { return e.word_ids; })
+      .def_prop_ro("sequence_ids", &snaptok::Encoding::sequence_ids)
+      .def_ro("overflowing", &snaptok::Encoding::overflowing)
+      .def_prop_ro("n_sequences", &snaptok::Encoding::n_sequences)
+      .def("__len__", &snaptok::Encoding::size)
+      .def("__repr__", [](const snaptok::Encoding& e) {
+        return "Encoding(num_tokens=" + std::to_string(e.size()) + ")";
+      });
+
+  nb::class_<snaptok::Tokenizer>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json.")
+      .def_static(
+          "from_file", [](const std::string& path) { return snaptok::Tokenizer::from_file(path); },
+          "path"_a, "Loads a tokenizer.json file.")
+      .def_static(
+          "from_str", [](std::string_view json) { return snaptok::Tokenizer::from_json(json); },
+          "json"_a, "Loads a tokenizer from the text of a tokenizer.json.")
+      .def(
+          "encode",
+          [](const snaptok::Tokenizer& t, nb::handle text, nb::handle pair, bool add_special_tokens) {
+            const std::string_view a = text_of(text, "text");
+            std::optional<std::string_view> b;
+            if (!pair.is_none()) b = text_of(pair, "pair");
+            nb::gil_scoped_release release;
+            return t.encode_full(a, b, add_special_tokens);
+          },
+          "text"_a, "pair"_a = nb::none(), "add_special_tokens"_a = true,
+          "Encodes one text (or a pair) into an Encoding.")
+      .def(
+          "encode_ids",
+          [](const snaptok::Tokenizer& t, nb::handle text, bool add_special_tokens) {
+            const std::string_view a = text_of(text, "text");
+            nb::gil_scoped_release release;
+            return t.encode(a, add_special_tokens);
+          },
+          "text"_a, "add_special_tokens"_a = true, "Returns only the ids of one text (fastest).")
+      .def(
+          "encode_batch",
+          [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
+             unsigned num_threads) {
+            TextBatch batch(texts);
+            nb::gil_scoped_release release;
+            return t.encode_batch_full(batch.views, add_special_tokens, num_threads);
+          },
+          "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "Encodes many texts, in parallel, into a list of Encoding.")
+      .def(
+          "encode_to_numpy",
+          [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
+             unsigned num_threads) {
+            TextBatch batch(texts);
+            std::vector<std::uint32_t> ids;
+            std::vector<std::int64_t> offsets;
+            {
+              nb::gil_scoped_release release;
+              t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets);
+            }
+            return nb::make_tuple(to_numpy(std::move(ids)), to_numpy(std::move(offsets)));
+          },
+          "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "Encodes many texts into (ids uint32, offsets int64 of len(texts)+1), zero-copy;\n"
+          "row i is ids[offsets[i]:offsets[i+1]].")
+      .def(
+          "decode",
+          [](const snaptok::Tokenizer& t, const std::vector<std::uint32_t>& ids,
+             bool skip_special_tokens) { return t.decode(ids, skip_special_tokens); },
+          "ids"_a, "skip_special_tokens"_a = true, "Decodes ids back to text.")
+      .def(
+          "decode_batch",
+          [](const snaptok::Tokenizer& t, const std::vector<std::vector<std::uint32_t>>& batch,
+             bool skip_special_tokens) {
+            std::vector<std::string> out;
+            out.reserve(batch.size());
+            for (const auto& ids : batch) out.push_back(t.decode(ids, skip_special_tokens));
+            return out;
+          },
+          "sequences"_a, "skip_special_tokens"_a = true, "Decodes many id lists.")
+      .def("token_to_id", &snaptok::Tokenizer::token_to_id, "token"_a)
+      .def("id_to_token", &snaptok::Tokenizer::id_to_token, "id"_a)
+      .def("get_vocab_size", &snaptok::Tokenizer::vocab_size, "with_added_tokens"_a = true)
+      .def_prop_rw("encode_special_tokens", &snaptok::Tokenizer::encode_special_tokens,
+                   &snaptok::Tokenizer::set_encode_special_tokens,
+                   "When True, special tokens in the input are encoded as plain text.")
+      .def("set_cache_budget", &snaptok::Tokenizer::set_cache_budget, "bytes"_a,
+           "Sets the byte budget of the piece cache (0 disables it).");
+}

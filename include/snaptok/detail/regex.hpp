@@ -1,0 +1,111 @@
+// Oniguruma, the regex engine Hugging Face `tokenizers` uses for Split and
+// ByteLevel patterns: same syntax (Oniguruma's default), same semantics, same
+// iteration over matches (an empty match right after the previous match is
+// skipped by advancing one char, as the Rust `onig` crate does).
+#pragma once
+
+#include <oniguruma.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/error.hpp"
+#include "snaptok/normalized_string.hpp"
+
+namespace snaptok::detail {
+
+class Regex {
+ public:
+  /// Compiles `pattern`; `where` names the JSON path for errors.
+  Regex(std::string_view pattern, std::string_view where) : pattern_(pattern) {
+    static std::once_flag init;
+    std::call_once(init, [] {
+      OnigEncoding encodings[] = {ONIG_ENCODING_UTF8};
+      onig_initialize(encodings, 1);
+    });
+    OnigErrorInfo info;
+    regex_t* re = nullptr;
+    const auto* p = reinterpret_cast<const OnigUChar*>(pattern.data());
+    const int rc = onig_new(&re, p, p + pattern.size(), ONIG_OPTION_NONE,
+                            ONIG_ENCODING_UTF8, OnigDefaultSyntax, &info);
+    if (rc != ONIG_NORMAL) {
+      OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
+      onig_error_code_to_str(msg, rc, &info);
+      throw Error(std::string(where) + ": invalid regex \"" + pattern_ +
+                  "\": " + reinterpret_cast<const char*>(msg));
+    }
+    re_.reset(re);
+  }
+
+  const std::string& pattern() const noexcept { return pattern_; }
+
+  /// Calls fn(start, end) for each successive match in `text`.
+  template <class Fn>
+  void for_each_match(std::string_view text, Fn&& fn) const {
+    thread_local std::unique_ptr<OnigRegion, RegionFree> region(
+        onig_region_new());
+    const auto* begin = reinterpret_cast<const OnigUChar*>(text.data());
+    const auto* end = begin + text.size();
+    std::size_t pos = 0;
+    bool have_last = false;
+    std::size_t last_match_end = 0;
+    while (pos <= text.size()) {
+      onig_region_clear(region.get());
+      const int r = onig_search(re_.get(), begin, end, begin + pos, end,
+                                region.get(), ONIG_OPTION_NONE);
+      if (r < 0) {
+        if (r == ONIG_MISMATCH) return;
+        OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
+        onig_error_code_to_str(msg, r);
+        throw Error("regex \"" + pattern_ + "\": " +
+                    reinterpret_cast<const char*>(msg));
+      }
+      const auto s = static_cast<std::size_t>(region.get()->beg[0]);
+      const auto e = static_cast<std::size_t>(region.get()->end[0]);
+      if (s == e && have_last && last_match_end == e) {
+        pos += pos < text.size()
+                   ? utf8_len(static_cast<unsigned char>(text[pos]))
+                   : 1;
+        continue;
+      }
+      pos = e;
+      have_last = true;
+      last_match_end = e;
+      fn(s, e);
+    }
+  }
+
+  /// Returns the partition of `text` into matches and gaps (HF Pattern
+  /// find_matches for a SysRegex).
+  std::vector<PatternMatch> find_matches(std::string_view text) const {
+    std::vector<PatternMatch> out;
+    if (text.empty()) {
+      out.push_back({0, 0, false});
+      return out;
+    }
+    std::size_t prev = 0;
+    for_each_match(text, [&](std::size_t s, std::size_t e) {
+      if (prev != s) out.push_back({prev, s, false});
+      out.push_back({s, e, true});
+      prev = e;
+    });
+    if (prev != text.size()) out.push_back({prev, text.size(), false});
+    return out;
+  }
+
+ private:
+  struct RegexFree {
+    void operator()(regex_t* r) const noexcept { onig_free(r); }
+  };
+  struct RegionFree {
+    void operator()(OnigRegion* r) const noexcept { onig_region_free(r, 1); }
+  };
+
+  std::string pattern_;
+  std::unique_ptr<regex_t, RegexFree> re_;
+};
+
+}  // namespace snaptok::detail

@@ -1,0 +1,273 @@
+// BPE model (HF models::bpe): initial symbols from the vocabulary (with
+// continuing_subword_prefix / end_of_word_suffix, byte_fallback, unk and
+// fuse_unk), then merges by rank, lowest rank and leftmost position first,
+// through a min-heap with stale-entry checks exactly as HF's Word::merge_all.
+// Pieces are cached (bounded budget) unless dropout is on.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/detail/hash.hpp"
+#include "snaptok/detail/json.hpp"
+#include "snaptok/detail/piece_cache.hpp"
+#include "snaptok/detail/utf8.hpp"
+#include "snaptok/models/model.hpp"
+
+namespace snaptok {
+
+class BpeModel final : public Model {
+ public:
+  /// Reads `{"type": "BPE", "vocab": {...}, "merges": [...], ...}`.
+  explicit BpeModel(const detail::Json& json) {
+    if (auto d = json.find("dropout")) {
+      const double p = d->f64();
+      if (p < 0.0 || p > 1.0) d->fail("dropout must be between 0 and 1");
+      if (p > 0.0) dropout_ = static_cast<float>(p);
+    }
+    unk_token_ = json.get_opt_str("unk_token");
+    // An empty prefix or suffix changes nothing; treat it as absent.
+    prefix_ = json.get_opt_str("continuing_subword_prefix");
+    suffix_ = json.get_opt_str("end_of_word_suffix");
+    if (prefix_ && prefix_->empty()) prefix_.reset();
+    if (suffix_ && suffix_->empty()) suffix_.reset();
+    fuse_unk_ = json.get_bool("fuse_unk", false);
+    byte_fallback_ = json.get_bool("byte_fallback", false);
+    ignore_merges_ = json.get_bool("ignore_merges", false);
+
+    json.at("vocab").for_each_member([&](std::string_view token, const detail::Json& id) {
+      vocab_.add(token, id.u32());
+    });
+    vocab_.build();
+    read_merges(json);
+    if (byte_fallback_) {
+      for (int b = 0; b < 256; ++b) {
+        static constexpr char hex[] = "0123456789ABCDEF";
+        const char name[] = {'<', '0', 'x', hex[b >> 4], hex[b & 15], '>'};
+        byte_ids_[b] = vocab_.find(std::string_view(name, 6)).value_or(kNoId);
+      }
+    }
+  }
+
+  void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
+    if (piece.empty()) return;
+    if (ignore_merges_) {
+      if (auto id = vocab_.find(piece)) {
+        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size())});
+        return;
+      }
+    }
+    if (!dropout_ && cache_.lookup(piece, out)) return;
+    const std::size_t first = out.size();
+    merge_word(piece, out);
+    if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
+  }
+
+  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
+    return vocab_.find(token);
+  }
+  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
+    return vocab_.token(id);
+  }
+  std::size_t vocab_size() const override { return vocab_.size(); }
+  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
+    return out;
+  }
+  void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
+
+ private:
+  static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+
+  struct Symbol {
+    std::uint32_t id;
+    std::int32_t prev;
+    std::int32_t next;
+    std::uint32_t len;  // bytes; 0 once merged into its left neighbour
+  };
+  struct Merge {
+    std::uint32_t rank;
+    std::uint32_t pos;
+    std::uint32_t new_id;
+  };
+  // Heap order: lowest rank first, then lowest position (HF's Merge Ord).
+  static bool later(const Merge& a, const Merge& b) noexcept {
+    return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
+  }
+
+  void read_merges(const detail::Json& json) {
+    const auto merges = json.at("merges").array();
+    merges_.reserve(merges.size());
+    const std::size_t prefix_len = prefix_ ? prefix_->size() : 0;
+    for (std::uint32_t rank = 0; rank < merges.size(); ++rank) {
+      const detail::Json& m = merges[rank];
+      std::string a, b;
+      if (m.is_string()) {
+        const std::string_view s = m.str();
+        const std::size_t space = s.find(' ');
+        if (space == std::string_view::npos) {
+          m.fail("merge \"" + std::string(s) + "\" is not two tokens separated by a space");
+        }
+        a = s.substr(0, space);
+        b = s.substr(space + 1);
+      } else {
+        const auto pair = m.array();
+        if (pair.size() != 2) m.fail("expected a pair of tokens");
+        a = pair[0].str();
+        b = pair[1].str();
+      }
+      const auto a_id = vocab_.find(a);
+      const auto b_id = vocab_.find(b);
+      if (!a_id) m.fail("merge token \"" + a + "\" is not in the vocabulary");
+      if (!b_id) m.fail("merge token \"" + b + "\" is not in the vocabulary");
+      if (b.size() < prefix_len) m.fail("merge token \"" + b + "\" is shorter than the prefix");
+      const std::string merged = a + b.substr(prefix_len);
+      const auto new_id = vocab_.find(merged);
+      if (!new_id) m.fail("merged token \"" + merged + "\" is not in the vocabulary");
+      merges_.put(pair_key(*a_id, *b_id), (std::uint64_t{rank} << 32) | *new_id);
+    }
+  }
+
+  static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) noexcept {
+    return (std::uint64_t{a} << 32) | b;
+  }
+
+  std::uint32_t unk_id() const {
+    auto id = vocab_.find(*unk_token_);
+    if (!id) throw Error("model: unk_token \"" + *unk_token_ + "\" is not in the vocabulary");
+    return *id;
+  }
+
+  // Initial symbols for `w`, then all merges; appends the result to `out`.
+  void merge_word(std::string_view w, std::vector<RawToken>& out) const {
+    thread_local std::vector<Symbol> symbols;
+    thread_local std::string scratch;
+    symbols.clear();
+    auto add = [&](std::uint32_t id, std::uint32_t len) {
+      const auto n = static_cast<std::int32_t>(symbols.size());
+      symbols.push_back({id, n - 1, n + 1, len});
+    };
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> unk;  // (id, len)
+    for (std::size_t i = 0; i < w.size();) {
+      const std::size_t start = i;
+      i += detail::utf8_len(static_cast<unsigned char>(w[i]));
+      const auto byte_len = static_cast<std::uint32_t>(i - start);
+      std::string_view s = w.substr(start, byte_len);
+      if ((start != 0 && prefix_) || (i == w.size() && suffix_)) {
+        scratch.clear();
+        if (start != 0 && prefix_) scratch += *prefix_;
+        scratch += s;
+        if (i == w.size() && suffix_) scratch += *suffix_;
+        s = scratch;
+      }
+      if (auto id = vocab_.find(s)) {
+        if (unk) {
+          add(unk->first, unk->second);
+          unk.reset();
+        }
+        add(*id, byte_len);
+        continue;
+      }
+      if (byte_fallback_ &&
+          std::all_of(s.begin(), s.end(), [&](char c) {
+            return byte_ids_[static_cast<unsigned char>(c)] != kNoId;
+          })) {
+        for (const char c : s) add(byte_ids_[static_cast<unsigned char>(c)], 1);
+        continue;
+      }
+      if (unk_token_) {
+        if (unk && fuse_unk_) {
+          unk->second += byte_len;
+        } else {
+          if (unk) add(unk->first, unk->second);
+          unk = std::make_pair(unk_id(), byte_len);
+        }
+      }
+    }
+    if (unk) add(unk->first, unk->second);
+    if (!symbols.empty()) symbols.back().next = -1;
+    merge_all(symbols);
+    std::uint32_t offset = 0;
+    for (const Symbol& s : symbols) {
+      if (s.len == 0) continue;
+      out.push_back({s.id, offset, offset + s.len});
+      offset += s.len;
+    }
+  }
+
+  void merge_all(std::vector<Symbol>& symbols) const {
+    thread_local std::vector<Merge> heap;
+    thread_local std::vector<Merge> skipped;
+    heap.clear();
+    skipped.clear();
+    auto push = [&](std::uint32_t pos, std::uint32_t left, std::uint32_t right) {
+      if (const std::uint64_t* m = merges_.find(pair_key(left, right))) {
+        heap.push_back({static_cast<std::uint32_t>(*m >> 32), pos,
+                        static_cast<std::uint32_t>(*m)});
+        std::push_heap(heap.begin(), heap.end(), later);
+      }
+    };
+    for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
+      push(static_cast<std::uint32_t>(i), symbols[i].id, symbols[i + 1].id);
+    }
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const Merge top = heap.back();
+      heap.pop_back();
+      if (dropout_ && uniform() < *dropout_) {
+        skipped.push_back(top);
+        continue;
+      }
+      for (const Merge& m : skipped) {
+        heap.push_back(m);
+        std::push_heap(heap.begin(), heap.end(), later);
+      }
+      skipped.clear();
+      Symbol& cur = symbols[top.pos];
+      if (cur.len == 0 || cur.next == -1) continue;
+      const auto next_pos = static_cast<std::size_t>(cur.next);
+      const Symbol right = symbols[next_pos];
+      const std::uint64_t* m = merges_.find(pair_key(cur.id, right.id));
+      if (!m || static_cast<std::uint32_t>(*m) != top.new_id) continue;
+      cur.id = top.new_id;
+      cur.len += right.len;
+      cur.next = right.next;
+      symbols[next_pos].len = 0;
+      if (right.next >= 0 && static_cast<std::size_t>(right.next) < symbols.size()) {
+        symbols[static_cast<std::size_t>(right.next)].prev = static_cast<std::int32_t>(top.pos);
+      }
+      const Symbol& now = symbols[top.pos];
+      if (now.prev >= 0) {
+        push(static_cast<std::uint32_t>(now.prev), symbols[static_cast<std::size_t>(now.prev)].id, now.id);
+      }
+      if (now.next >= 0 && static_cast<std::size_t>(now.next) < symbols.size()) {
+        push(top.pos, now.id, symbols[static_cast<std::size_t>(now.next)].id);
+      }
+    }
+  }
+
+  static float uniform() {
+    thread_local std::mt19937 rng{std::random_device{}()};
+    return std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+  }
+
+  detail::Vocab vocab_;
+  detail::U64Map merges_;  // (left id, right id) -> (rank << 32 | new id)
+  std::optional<std::string> unk_token_;
+  std::optional<std::string> prefix_;
+  std::optional<std::string> suffix_;
+  std::optional<float> dropout_;
+  bool fuse_unk_ = false;
+  bool byte_fallback_ = false;
+  bool ignore_merges_ = false;
+  std::uint32_t byte_ids_[256] = {};
+  mutable detail::PieceCache cache_;
+};
+
+}  // namespace snaptok

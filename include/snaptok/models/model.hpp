@@ -1,0 +1,40 @@
+// The model stage: turns one pre-tokenized piece into vocabulary ids.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "snaptok/detail/json.hpp"
+#include "snaptok/pre_tokenized_string.hpp"
+
+namespace snaptok {
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  /// Appends the tokens of `piece` (offsets are bytes within `piece`).
+  virtual void tokenize(std::string_view piece, std::vector<RawToken>& out) const = 0;
+
+  virtual std::optional<std::uint32_t> token_to_id(std::string_view token) const = 0;
+  virtual std::optional<std::string_view> id_to_token(std::uint32_t id) const = 0;
+  /// Returns the vocabulary size as HF's Model::get_vocab_size reports it.
+  virtual std::size_t vocab_size() const = 0;
+  /// Returns every (token, id) of the vocabulary.
+  virtual std::vector<std::pair<std::string, std::uint32_t>> vocab() const = 0;
+
+  /// Sets the byte budget of the model's piece cache (no-op without one).
+  virtual void set_cache_budget(std::size_t /*bytes*/) {}
+};
+
+using ModelPtr = std::shared_ptr<Model>;
+
+/// Builds the model described by `json` (the tokenizer.json "model" object).
+ModelPtr make_model(const detail::Json& json);
+
+}  // namespace snaptok

@@ -1,0 +1,25 @@
+// Sequence normalizer: applies its normalizers in order.
+#pragma once
+
+#include <vector>
+
+#include "snaptok/normalizers/normalizer.hpp"
+
+namespace snaptok {
+
+class SequenceNormalizer final : public Normalizer {
+ public:
+  explicit SequenceNormalizer(const detail::Json& json) {
+    for (const detail::Json& item : json.at("normalizers").array()) {
+      steps_.push_back(make_normalizer(item));
+    }
+  }
+  void normalize(NormalizedString& ns) const override {
+    for (const auto& step : steps_) step->normalize(ns);
+  }
+
+ private:
+  std::vector<NormalizerPtr> steps_;
+};
+
+}  // namespace snaptok

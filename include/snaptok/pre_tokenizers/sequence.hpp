@@ -1,0 +1,26 @@
+// Sequence pre-tokenizer: applies its pre-tokenizers in order.
+#pragma once
+
+#include <vector>
+
+#include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
+
+namespace snaptok {
+
+class SequencePreTokenizer final : public PreTokenizer {
+ public:
+  explicit SequencePreTokenizer(const detail::Json& json) {
+    for (const detail::Json& item : json.at("pretokenizers").array()) {
+      steps_.push_back(make_pre_tokenizer(item));
+    }
+  }
+  void pre_tokenize(PreTokenizedString& pts) const override {
+    for (const auto& step : steps_) step->pre_tokenize(pts);
+  }
+  const std::vector<PreTokenizerPtr>& steps() const noexcept { return steps_; }
+
+ private:
+  std::vector<PreTokenizerPtr> steps_;
+};
+
+}  // namespace snaptok

@@ -1,0 +1,61 @@
+// Split pre-tokenizer: cuts at every match of a string or an Oniguruma regex,
+// keeping delimiters per `behavior`; `invert` swaps matches and gaps.
+// A string pattern is escaped and compiled as a regex, as HF does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "snaptok/detail/regex.hpp"
+#include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
+
+namespace snaptok {
+
+/// Returns `s` with every regex metacharacter escaped (the set Rust's
+/// regex::escape escapes), so it matches literally.
+inline std::string regex_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    if (std::string_view("\\.+*?()|[]{}^$#&-~").find(c) != std::string_view::npos) {
+      out.push_back('\\');
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+/// Reads a `{"String": s}` or `{"Regex": r}` pattern into a compiled regex.
+inline detail::Regex parse_pattern(const detail::Json& json) {
+  if (auto s = json.find("String")) return detail::Regex(regex_escape(s->str()), s->path());
+  if (auto r = json.find("Regex")) return detail::Regex(r->str(), r->path());
+  json.fail("expected {\"String\": ...} or {\"Regex\": ...}");
+}
+
+class SplitPreTokenizer final : public PreTokenizer {
+ public:
+  explicit SplitPreTokenizer(const detail::Json& json)
+      : regex_(parse_pattern(json.at("pattern"))),
+        behavior_(parse_split_behavior(json.at("behavior"))),
+        invert_(json.at("invert").boolean()) {}
+
+  const detail::Regex& regex() const noexcept { return regex_; }
+
+  void pre_tokenize(PreTokenizedString& pts) const override {
+    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
+                             std::vector<NormalizedString>& out) {
+      std::vector<PatternMatch> matches = regex_.find_matches(ns.get());
+      if (invert_) {
+        for (PatternMatch& m : matches) m.is_match = !m.is_match;
+      }
+      ns.split(matches, behavior_, out);
+    });
+  }
+
+ private:
+  detail::Regex regex_;
+  SplitBehavior behavior_;
+  bool invert_;
+};
+
+}  // namespace snaptok

@@ -1,0 +1,434 @@
+// snaptok public API.
+//
+//   #include <snaptok/tokenizer.hpp>
+//   auto tok = snaptok::Tokenizer::from_file("tokenizer.json");
+//   std::vector<uint32_t> ids = tok.encode("Hello world");   // {15496, 995}
+//   std::string text = tok.decode(ids);                     // "Hello world"
+//   snaptok::Encoding enc = tok.encode_full("Hello world"); // ids, tokens, offsets, ...
+//
+// Output is bit-identical to Hugging Face `tokenizers` for the same
+// tokenizer.json. Every error is a snaptok::Error naming what failed and where.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "snaptok/added_tokens.hpp"
+#include "snaptok/decoders/factory.hpp"
+#include "snaptok/detail/json.hpp"
+#include "snaptok/detail/utf8.hpp"
+#include "snaptok/encoding.hpp"
+#include "snaptok/error.hpp"
+#include "snaptok/models/factory.hpp"
+#include "snaptok/normalizers/factory.hpp"
+#include "snaptok/pre_tokenizers/factory.hpp"
+#include "snaptok/processors/factory.hpp"
+#include "snaptok/truncation.hpp"
+
+namespace snaptok {
+
+/// A loaded tokenizer: the whole tokenizer.json pipeline. Immutable after
+/// loading except for the settings below, so one instance can be shared by
+/// any number of threads encoding at once.
+class Tokenizer {
+ public:
+  /// Loads a tokenizer.json file.
+  static Tokenizer from_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open file");
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(path.string() + ": read error");
+    try {
+      return from_json(data);
+    } catch (const Error& e) {
+      throw Error(path.string() + ": " + e.what());
+    }
+  }
+
+  /// Loads a tokenizer from the text of a tokenizer.json.
+  static Tokenizer from_json(std::string_view json_text) {
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(json_text);
+    simdjson::dom::element root;
+    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
+      throw Error(std::string("tokenizer.json: malformed JSON: ") + simdjson::error_message(err));
+    }
+    Tokenizer tok;
+    tok.load(detail::Json(root, ""));
+    return tok;
+  }
+
+  /// Returns the ids of `text` (UTF-8; invalid UTF-8 throws, naming the byte).
+  std::vector<std::uint32_t> encode(std::string_view text, bool add_special_tokens = true) const {
+    std::vector<std::uint32_t> ids;
+    encode_into(text, add_special_tokens, ids);
+    return ids;
+  }
+
+  /// Appends the ids of `text` to `ids`.
+  void encode_into(std::string_view text, bool add_special_tokens,
+                   std::vector<std::uint32_t>& ids) const {
+    detail::require_utf8(text, "input text");
+    if (truncation_ || padding_) {
+      const Encoding enc = encode_full(text, add_special_tokens);
+      ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
+      return;
+    }
+    PreTokenizedString pts(text, /*track_offsets=*/false);
+    run_stages(pts);
+    std::vector<std::uint32_t> seq;
+    std::vector<RawToken> tokens;
+    for (const Split& s : pts.splits()) {
+      if (s.tokenized) {
+        for (const RawToken& t : s.tokens) seq.push_back(t.id);
+        continue;
+      }
+      tokens.clear();
+      model_->tokenize(s.normalized.get(), tokens);
+      for (const RawToken& t : tokens) seq.push_back(t.id);
+    }
+    if (post_processor_) post_processor_->process_ids(seq, add_special_tokens);
+    ids.insert(ids.end(), seq.begin(), seq.end());
+  }
+
+  /// Returns the full Encoding of `text` (and of `pair` when given): ids,
+  /// type ids, tokens, char offsets, masks, word ids, overflowing.
+  Encoding encode_full(std::string_view text, bool add_special_tokens = true) const {
+    return encode_full(text, std::nullopt, add_special_tokens);
+  }
+  Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
+                       bool add_special_tokens) const {
+    detail::require_utf8(text, "input text");
+    if (pair) detail::require_utf8(*pair, "input pair text");
+    Encoding enc = encode_sequence(text, 0);
+    std::optional<Encoding> pair_enc;
+    if (pair) pair_enc = encode_sequence(*pair, 1);
+    return post_process(std::move(enc), std::move(pair_enc), add_special_tokens);
+  }
+
+  /// Encodes every text (in parallel when worth it) into one flat id array
+  /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
+  /// num_threads == 0 uses every core.
+  void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
+                         unsigned num_threads, std::vector<std::uint32_t>& ids,
+                         std::vector<std::int64_t>& offsets) const {
+    std::vector<std::vector<std::uint32_t>> rows = encode_batch(texts, add_special_tokens, num_threads);
+    offsets.assign(1, 0);
+    std::size_t total = 0;
+    for (const auto& r : rows) total += r.size();
+    ids.clear();
+    ids.reserve(total);
+    for (const auto& r : rows) {
+      ids.insert(ids.end(), r.begin(), r.end());
+      offsets.push_back(static_cast<std::int64_t>(ids.size()));
+    }
+  }
+
+  /// Returns the ids of every text, in input order.
+  std::vector<std::vector<std::uint32_t>> encode_batch(std::span<const std::string_view> texts,
+                                                       bool add_special_tokens,
+                                                       unsigned num_threads = 0) const {
+    std::vector<std::vector<std::uint32_t>> rows(texts.size());
+    parallel_for(texts, num_threads, [&](std::size_t i) {
+      encode_into(texts[i], add_special_tokens, rows[i]);
+    });
+    return rows;
+  }
+
+  /// Returns the full Encoding of every text, in input order.
+  std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
+                                          bool add_special_tokens,
+                                          unsigned num_threads = 0) const {
+    std::vector<Encoding> out(texts.size());
+    parallel_for(texts, num_threads, [&](std::size_t i) {
+      out[i] = encode_full(texts[i], add_special_tokens);
+    });
+    return out;
+  }
+
+  /// Returns the text of `ids` (HF Tokenizer::decode).
+  std::string decode(std::span<const std::uint32_t> ids, bool skip_special_tokens = true) const {
+    std::vector<std::string> tokens;
+    tokens.reserve(ids.size());
+    for (const std::uint32_t id : ids) {
+      std::optional<std::string> token = added_.decode_form(id);
+      if (!token) {
+        if (auto t = model_->id_to_token(id)) token = std::string(*t);
+      }
+      if (!token) continue;
+      if (skip_special_tokens && added_.is_special(*token)) continue;
+      tokens.push_back(std::move(*token));
+    }
+    if (decoder_) return decode_tokens(*decoder_, std::move(tokens));
+    std::string out;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (i) out += ' ';
+      out += tokens[i];
+    }
+    return out;
+  }
+
+  std::optional<std::uint32_t> token_to_id(std::string_view token) const {
+    return added_.token_to_id(token, *model_);
+  }
+  std::optional<std::string> id_to_token(std::uint32_t id) const {
+    if (const AddedToken* t = added_.find(id)) return t->content;
+    if (auto t = model_->id_to_token(id)) return std::string(*t);
+    return std::nullopt;
+  }
+  /// Vocabulary size, with or without the added tokens (HF get_vocab_size).
+  std::size_t vocab_size(bool with_added_tokens = true) const {
+    if (!with_added_tokens) return model_->vocab_size();
+    std::size_t n = model_->vocab_size();
+    for (const auto& [id, token] : added_.tokens()) {
+      if (!model_->token_to_id(token.content)) ++n;
+    }
+    return n;
+  }
+  /// Returns one past the largest id the tokenizer can produce.
+  std::size_t id_bound() const {
+    std::size_t n = 0;
+    for (const auto& [token, id] : model_->vocab()) n = std::max<std::size_t>(n, id + 1);
+    if (!added_.tokens().empty()) n = std::max<std::size_t>(n, added_.tokens().rbegin()->first + 1);
+    return n;
+  }
+
+  /// When true, special tokens in the input are encoded as ordinary text
+  /// (for untrusted input; HF encode_special_tokens).
+  void set_encode_special_tokens(bool value) { added_.set_encode_special_tokens(value); }
+  bool encode_special_tokens() const noexcept { return added_.encode_special_tokens(); }
+
+  /// Sets the byte budget of the model's piece cache (0 disables it).
+  void set_cache_budget(std::size_t bytes) { model_->set_cache_budget(bytes); }
+
+  const Model& model() const noexcept { return *model_; }
+  const AddedVocabulary& added_vocabulary() const noexcept { return added_; }
+  const Normalizer* normalizer() const noexcept { return normalizer_.get(); }
+  const PreTokenizer* pre_tokenizer() const noexcept { return pre_tokenizer_.get(); }
+  const PostProcessor* post_processor() const noexcept { return post_processor_.get(); }
+  const Decoder* decoder() const noexcept { return decoder_.get(); }
+
+  /// Truncation and padding, as HF enable_truncation / enable_padding.
+  void set_truncation(std::optional<TruncationParams> p) { truncation_ = std::move(p); }
+  void set_padding(std::optional<PaddingParams> p) { padding_ = std::move(p); }
+  const std::optional<TruncationParams>& truncation() const noexcept { return truncation_; }
+  const std::optional<PaddingParams>& padding() const noexcept { return padding_; }
+
+  /// Pads a batch of encodings together (batch-longest or fixed).
+  void pad_batch(std::vector<Encoding>& encodings) const {
+    if (padding_) pad_encodings(encodings, *padding_);
+  }
+
+ private:
+  Tokenizer() = default;
+
+  void load(const detail::Json& root) {
+    if (!root.is_object()) root.fail("expected a JSON object");
+    if (auto v = root.find("version"); v && v->str() != "1.0") {
+      v->fail("unknown tokenizer version \"" + std::string(v->str()) + "\"");
+    }
+    model_ = make_model(root.at("model"));
+    if (auto n = root.find("normalizer")) normalizer_ = make_normalizer(*n);
+    if (auto p = root.find("pre_tokenizer")) pre_tokenizer_ = make_pre_tokenizer(*p);
+    if (auto p = root.find("post_processor")) post_processor_ = make_post_processor(*p);
+    if (auto d = root.find("decoder")) decoder_ = make_decoder(*d);
+    if (auto t = root.find("truncation")) truncation_ = TruncationParams::from_json(*t);
+    if (auto p = root.find("padding")) padding_ = PaddingParams::from_json(*p);
+    std::vector<AddedToken> added;
+    if (auto a = root.find("added_tokens")) {
+      for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
+    }
+    added_.add_tokens(added, *model_, normalizer_.get());
+  }
+
+  // Added-token split + normalization, then pre-tokenization.
+  void run_stages(PreTokenizedString& pts) const {
+    added_.extract_and_normalize(pts, normalizer_.get());
+    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+  }
+
+  // HF encode_single_sequence for a raw (not pre-tokenized) input, with
+  // char offsets.
+  Encoding encode_sequence(std::string_view text, std::uint32_t type_id) const {
+    PreTokenizedString pts(text, /*track_offsets=*/true);
+    run_stages(pts);
+    std::optional<std::size_t> limit;
+    bool from_left = false;
+    if (truncation_ && (truncation_->strategy != TruncationStrategy::only_second || type_id != 0)) {
+      limit = truncation_->max_length;
+      from_left = truncation_->direction == TruncationDirection::left;
+    }
+    tokenize_splits(pts, limit, from_left);
+    return into_encoding(pts, type_id);
+  }
+
+  // Runs the model over untokenized splits; with a limit, stops once that
+  // many tokens exist on the kept side and drops the splits beyond
+  // (HF tokenize_with_limit).
+  void tokenize_splits(PreTokenizedString& pts, std::optional<std::size_t> limit,
+                       bool from_left) const {
+    auto& splits = pts.splits();
+    auto tokenize = [&](Split& s) {
+      if (!s.tokenized) {
+        model_->tokenize(s.normalized.get(), s.tokens);
+        s.tokenized = true;
+      }
+      return s.tokens.size();
+    };
+    if (!limit) {
+      for (Split& s : splits) tokenize(s);
+      return;
+    }
+    std::size_t total = 0;
+    if (from_left) {
+      std::size_t first = splits.size();
+      for (std::size_t i = splits.size(); i-- > 0;) {
+        const bool was_tokenized = splits[i].tokenized;
+        total += tokenize(splits[i]);
+        first = i;
+        if (!was_tokenized && total >= *limit) break;
+      }
+      splits.erase(splits.begin(), splits.begin() + static_cast<std::ptrdiff_t>(first));
+    } else {
+      std::size_t last = 0;
+      for (std::size_t i = 0; i < splits.size(); ++i) {
+        const bool was_tokenized = splits[i].tokenized;
+        total += tokenize(splits[i]);
+        last = i + 1;
+        if (!was_tokenized && total >= *limit) break;
+      }
+      splits.resize(last);
+    }
+  }
+
+  // HF PreTokenizedString::into_encoding with char offsets.
+  Encoding into_encoding(const PreTokenizedString& pts, std::uint32_t type_id) const {
+    Encoding enc;
+    const std::string_view original = pts.original();
+    // char index of every byte of the original, plus one past the end
+    std::vector<std::uint32_t> char_of(original.size() + 1);
+    std::uint32_t chars = 0;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+      if (detail::is_char_boundary(original, i) && i > 0) ++chars;
+      char_of[i] = chars;
+    }
+    char_of[original.size()] = original.empty() ? 0 : chars + 1;
+    auto to_chars = [&](Offsets o) -> Offsets {
+      if (o.start >= original.size()) return o;  // not in HF's map: kept as bytes
+      const std::size_t start = char_of[o.start];
+      if (o.end < original.size()) return {start, char_of[o.end]};
+      if (o.end == original.size()) return {start, char_of[o.end - 1] + 1};
+      return o;
+    };
+    const auto& splits = pts.splits();
+    for (std::size_t idx = 0; idx < splits.size(); ++idx) {
+      const Split& s = splits[idx];
+      const NormalizedString& ns = s.normalized;
+      const std::size_t shift = ns.offsets_original().start;
+      for (const RawToken& t : s.tokens) {
+        Offsets off{t.start, t.end};
+        if (auto r = ns.normalized_to_original(t.start, t.end)) {
+          off = {shift + r->start, shift + r->end};
+        }
+        std::string value;
+        if (t.text_value) {
+          value = ns.get().substr(t.start, t.end - t.start);
+        } else if (auto v = model_->id_to_token(t.id)) {
+          value = *v;
+        }
+        enc.push(t.id, std::move(value), to_chars(off), static_cast<std::uint32_t>(idx),
+                 type_id, 0);
+      }
+    }
+    return enc;
+  }
+
+  // HF TokenizerImpl::post_process: truncate, post-process, pad.
+  Encoding post_process(Encoding enc, std::optional<Encoding> pair, bool add_special_tokens) const {
+    if (truncation_) {
+      TruncationParams params = *truncation_;
+      const std::size_t n_added =
+          post_processor_ ? post_processor_->added_tokens(pair.has_value()) : 0;
+      if (add_special_tokens && n_added > 0) {
+        if (params.max_length < n_added) {
+          throw Error("truncation: max_length " + std::to_string(params.max_length) +
+                      " is smaller than the " + std::to_string(n_added) +
+                      " special tokens the post-processor adds");
+        }
+        params.max_length -= n_added;
+      }
+      truncate_encodings(enc, pair, params);
+    }
+    Encoding out = post_processor_
+                       ? run_post_processor(*post_processor_, std::move(enc), std::move(pair),
+                                            add_special_tokens)
+                       : default_post_process(std::move(enc), std::move(pair));
+    if (padding_) {
+      std::vector<Encoding> one;
+      one.push_back(std::move(out));
+      pad_encodings(one, *padding_);
+      out = std::move(one.front());
+    }
+    return out;
+  }
+
+  template <class Fn>
+  static void parallel_for(std::span<const std::string_view> texts, unsigned num_threads, Fn&& fn) {
+    std::size_t bytes = 0;
+    for (const auto t : texts) bytes += t.size();
+    unsigned threads = num_threads ? num_threads : std::max(1u, std::thread::hardware_concurrency());
+    // Below ~64 KB per thread, starting threads costs more than it saves.
+    threads = static_cast<unsigned>(std::min<std::size_t>({threads, texts.size(), bytes / 65536 + 1}));
+    if (threads <= 1) {
+      for (std::size_t i = 0; i < texts.size(); ++i) fn(i);
+      return;
+    }
+    // Contiguous chunks of about equal bytes, one per thread.
+    std::vector<std::size_t> bounds{0};
+    std::size_t acc = 0, next_cut = bytes / threads;
+    for (std::size_t i = 0; i < texts.size() && bounds.size() < threads; ++i) {
+      acc += texts[i].size();
+      if (acc >= next_cut) {
+        bounds.push_back(i + 1);
+        next_cut = bytes * bounds.size() / threads;
+      }
+    }
+    bounds.push_back(texts.size());
+    std::vector<std::exception_ptr> errors(bounds.size() - 1);
+    std::vector<std::thread> pool;
+    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+      pool.emplace_back([&, c] {
+        try {
+          for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) fn(i);
+        } catch (...) {
+          errors[c] = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+    for (auto& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+  }
+
+  ModelPtr model_;
+  NormalizerPtr normalizer_;
+  PreTokenizerPtr pre_tokenizer_;
+  PostProcessorPtr post_processor_;
+  DecoderPtr decoder_;
+  AddedVocabulary added_;
+  std::optional<TruncationParams> truncation_;
+  std::optional<PaddingParams> padding_;
+};
+
+}  // namespace snaptok

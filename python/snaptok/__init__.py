@@ -1,0 +1,12 @@
+"""snaptok: tokenization bit-identical to Hugging Face `tokenizers`, fast.
+
+>>> import snaptok
+>>> tok = snaptok.Tokenizer.from_file("tokenizer.json")
+>>> tok.encode("Hello world").ids
+[15496, 995]
+"""
+
+from ._core import Encoding, SnaptokError, Tokenizer
+
+__all__ = ["Encoding", "SnaptokError", "Tokenizer", "__version__"]
+__version__ = "0.1.0"
