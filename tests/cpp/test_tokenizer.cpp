@@ -1,0 +1,150 @@
+// Core engine tests: GPT-2 end to end against ids and offsets recorded from
+// tokenizers 0.23.3, NormalizedString alignment bookkeeping, error messages
+// that name the failing place, threads, and pathological input.
+#include <doctest/doctest.h>
+
+#include <snaptok/tokenizer.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+const snaptok::Tokenizer& gpt2() {
+  static const snaptok::Tokenizer tok =
+      snaptok::Tokenizer::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+  return tok;
+}
+
+std::string error_of(const std::string& json) {
+  try {
+    snaptok::Tokenizer::from_json(json);
+  } catch (const snaptok::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A minimal BPE tokenizer.json with the given pre_tokenizer JSON.
+std::string bpe_json(const std::string& pre_tokenizer) {
+  return R"({"version":"1.0","added_tokens":[],"normalizer":null,"pre_tokenizer":)" +
+         pre_tokenizer +
+         R"(,"post_processor":null,"decoder":null,"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}})";
+}
+
+}  // namespace
+
+TEST_CASE("GPT-2: ids, tokens and char offsets as HF") {
+  const std::string text = "I'M here<|endoftext|>  you'RE 12345 \xC3\xA9t\xC3\xA9 \xF0\x9F\x98\x80!";
+  const std::vector<std::uint32_t> expected = {40,    6,     44,  994,   50256, 220,
+                                               345,   6,     2200, 17031, 2231,  220,
+                                               25125, 2634,  30325, 222,  0};
+  CHECK(gpt2().encode(text) == expected);
+  const snaptok::Encoding enc = gpt2().encode_full(text);
+  CHECK(enc.ids == expected);
+  const std::vector<std::pair<std::size_t, std::size_t>> offsets = {
+      {0, 1},   {1, 2},   {2, 3},   {3, 8},   {8, 21},  {21, 22}, {22, 26}, {26, 27}, {27, 29},
+      {29, 33}, {33, 35}, {35, 36}, {36, 38}, {38, 39}, {39, 41}, {40, 41}, {41, 42}};
+  REQUIRE(enc.offsets.size() == offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    CHECK(enc.offsets[i].start == offsets[i].first);
+    CHECK(enc.offsets[i].end == offsets[i].second);
+  }
+  CHECK(enc.tokens[4] == "<|endoftext|>");
+  CHECK(enc.tokens[1] == "'");
+  CHECK(gpt2().decode(expected, false) == text);
+  CHECK(gpt2().decode(expected, true) ==
+        "I'M here  you'RE 12345 \xC3\xA9t\xC3\xA9 \xF0\x9F\x98\x80!");
+}
+
+TEST_CASE("GPT-2: empty input, lone special token, special tokens as text") {
+  CHECK(gpt2().encode("").empty());
+  CHECK(gpt2().encode("<|endoftext|>") == std::vector<std::uint32_t>{50256});
+  snaptok::Tokenizer tok = gpt2();
+  tok.set_encode_special_tokens(true);
+  CHECK(tok.encode("<|endoftext|>").size() > 1);
+}
+
+TEST_CASE("GPT-2: batch encoding on threads equals one by one") {
+  std::vector<std::string> docs;
+  for (int i = 0; i < 200; ++i) {
+    docs.push_back(std::string(static_cast<std::size_t>(400 + i), 'x') + " doc " +
+                   std::to_string(i) + " \xE2\x80\x94 text with words " + std::string(i % 7, ' '));
+  }
+  std::vector<std::string_view> views(docs.begin(), docs.end());
+  std::vector<std::uint32_t> ids;
+  std::vector<std::int64_t> offsets;
+  gpt2().encode_batch_flat(views, true, 4, ids, offsets);
+  REQUIRE(offsets.size() == docs.size() + 1);
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const std::vector<std::uint32_t> row(ids.begin() + offsets[i], ids.begin() + offsets[i + 1]);
+    CHECK(row == gpt2().encode(docs[i]));
+  }
+}
+
+TEST_CASE("pathological input: 1 MB without a space, 100k emoji") {
+  const std::string a(1 << 20, 'a');
+  const auto ids = gpt2().encode(a);
+  CHECK(!ids.empty());
+  CHECK(gpt2().decode(ids) == a);
+  std::string emoji;
+  for (int i = 0; i < 100000; ++i) emoji += "\xF0\x9F\x98\x80";
+  CHECK(gpt2().decode(gpt2().encode(emoji)) == emoji);
+}
+
+TEST_CASE("invalid UTF-8 input is refused with the byte offset") {
+  try {
+    gpt2().encode(std::string("ok\xC3(", 4));
+    FAIL("expected an error");
+  } catch (const snaptok::Error& e) {
+    CHECK(std::string(e.what()).find("invalid UTF-8 at byte 2") != std::string::npos);
+  }
+  CHECK_THROWS_AS(gpt2().encode(std::string("\xED\xA0\x80", 3)), snaptok::Error);  // surrogate
+  CHECK_THROWS_AS(gpt2().encode(std::string("\xC0\xAF", 2)), snaptok::Error);       // overlong
+}
+
+TEST_CASE("errors name the JSON path") {
+  CHECK(error_of("{not json").find("malformed JSON") != std::string::npos);
+  CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
+  CHECK(error_of(bpe_json(R"({"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Foo"}]})"))
+            .find("pre_tokenizer.pretokenizers[1]: unknown type \"Foo\"") != std::string::npos);
+  CHECK(error_of(bpe_json(R"({"type":"Split","pattern":{"Regex":"(unclosed"},"behavior":"Isolated","invert":false})"))
+            .find("pre_tokenizer.pattern.Regex: invalid regex") != std::string::npos);
+  CHECK(error_of(bpe_json(R"({"type":"Split","pattern":{"Regex":"a"},"behavior":"Sideways","invert":false})"))
+            .find("pre_tokenizer.behavior: unknown split behavior") != std::string::npos);
+  CHECK(error_of(R"({"model":{"type":"BPE","vocab":{"a":0},"merges":["a b"]}})")
+            .find("model.merges[0]: merge token \"b\" is not in the vocabulary") != std::string::npos);
+  CHECK(error_of(R"({"model":{"type":"BPE","vocab":{"a":"zero"},"merges":[]}})")
+            .find("model.vocab.a: expected a non-negative integer") != std::string::npos);
+  CHECK(error_of(R"({"version":"2.0","model":{"type":"BPE","vocab":{},"merges":[]}})")
+            .find("unknown tokenizer version") != std::string::npos);
+}
+
+TEST_CASE("Split pre-tokenizer with a BPE model merges within pieces") {
+  auto tok = snaptok::Tokenizer::from_json(
+      bpe_json(R"({"type":"Split","pattern":{"String":"b"},"behavior":"MergedWithPrevious","invert":false})"));
+  CHECK(tok.encode("abab") == std::vector<std::uint32_t>{2, 2});
+  auto removed = snaptok::Tokenizer::from_json(
+      bpe_json(R"({"type":"Split","pattern":{"String":"b"},"behavior":"Removed","invert":false})"));
+  CHECK(removed.encode("abab") == std::vector<std::uint32_t>{0, 0});
+}
+
+TEST_CASE("NormalizedString keeps original alignments through edits") {
+  const std::string text = "h\xC3\xA9llo";  // "héllo"
+  snaptok::NormalizedString ns(text, 0, text, true);
+  ns.prepend("_");
+  CHECK(ns.get() == "_h\xC3\xA9llo");
+  // The prepended char shares the first char's alignment.
+  CHECK(ns.normalized_to_original(0, 1)->start == 0);
+  CHECK(ns.normalized_to_original(0, 1)->end == 1);
+  // Replace "é" (2 bytes) with "e": the new char aligns to the whole "é".
+  ns.replace({{2, 4, true}}, "e");
+  CHECK(ns.get() == "_hello");
+  CHECK(ns.normalized_to_original(2, 3)->start == 1);
+  CHECK(ns.normalized_to_original(2, 3)->end == 3);
+  const snaptok::NormalizedString tail = ns.slice(3, 6);
+  CHECK(tail.get() == "llo");
+  CHECK(tail.offsets_original().start == 3);
+  CHECK(tail.offsets_original().end == 6);
+}
