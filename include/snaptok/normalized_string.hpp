@@ -51,6 +51,9 @@ struct PatternMatch {
   bool is_match;
 };
 
+inline void split_ranges(const std::vector<PatternMatch>& matches, SplitBehavior behavior,
+                         std::vector<Offsets>& out);
+
 class NormalizedString {
  public:
   struct Alignment {
@@ -315,57 +318,10 @@ class NormalizedString {
   /// following `behavior`; appends the non-removed pieces to `out`.
   void split(const std::vector<PatternMatch>& matches, SplitBehavior behavior,
              std::vector<NormalizedString>& out) const {
-    struct Piece {
-      std::size_t start, end;
-      bool remove;
-    };
-    std::vector<Piece> pieces;
-    pieces.reserve(matches.size());
-    bool previous_match = false;
-    switch (behavior) {
-      case SplitBehavior::isolated:
-        for (const auto& m : matches) pieces.push_back({m.start, m.end, false});
-        break;
-      case SplitBehavior::removed:
-        for (const auto& m : matches) {
-          pieces.push_back({m.start, m.end, m.is_match});
-        }
-        break;
-      case SplitBehavior::contiguous:
-        for (const auto& m : matches) {
-          if (m.is_match == previous_match && !pieces.empty()) {
-            pieces.back().end = m.end;
-          } else {
-            pieces.push_back({m.start, m.end, false});
-          }
-          previous_match = m.is_match;
-        }
-        break;
-      case SplitBehavior::merged_with_previous:
-        for (const auto& m : matches) {
-          if (m.is_match && !previous_match && !pieces.empty()) {
-            pieces.back().end = m.end;
-          } else {
-            pieces.push_back({m.start, m.end, false});
-          }
-          previous_match = m.is_match;
-        }
-        break;
-      case SplitBehavior::merged_with_next:
-        for (auto it = matches.rbegin(); it != matches.rend(); ++it) {
-          if (it->is_match && !previous_match && !pieces.empty()) {
-            pieces.back().start = it->start;
-          } else {
-            pieces.push_back({it->start, it->end, false});
-          }
-          previous_match = it->is_match;
-        }
-        std::reverse(pieces.begin(), pieces.end());
-        break;
-    }
-    for (const Piece& p : pieces) {
-      if (!p.remove) out.push_back(slice(p.start, p.end));
-    }
+    thread_local std::vector<Offsets> pieces;
+    pieces.clear();
+    split_ranges(matches, behavior, pieces);
+    for (const Offsets& p : pieces) out.push_back(slice(p.start, p.end));
   }
 
  private:
@@ -396,5 +352,54 @@ class NormalizedString {
   std::size_t original_len_ = 0;
   bool tracks_ = true;
 };
+
+/// Turns a partition into the ranges a split keeps under `behavior` (HF
+/// NormalizedString::split without the slicing), appending them to `out`.
+inline void split_ranges(const std::vector<PatternMatch>& matches, SplitBehavior behavior,
+                         std::vector<Offsets>& out) {
+  const std::size_t first = out.size();
+  bool previous_match = false;
+  switch (behavior) {
+    case SplitBehavior::isolated:
+      for (const auto& m : matches) out.push_back({m.start, m.end});
+      return;
+    case SplitBehavior::removed:
+      for (const auto& m : matches) {
+        if (!m.is_match) out.push_back({m.start, m.end});
+      }
+      return;
+    case SplitBehavior::contiguous:
+      for (const auto& m : matches) {
+        if (m.is_match == previous_match && out.size() > first) {
+          out.back().end = m.end;
+        } else {
+          out.push_back({m.start, m.end});
+        }
+        previous_match = m.is_match;
+      }
+      return;
+    case SplitBehavior::merged_with_previous:
+      for (const auto& m : matches) {
+        if (m.is_match && !previous_match && out.size() > first) {
+          out.back().end = m.end;
+        } else {
+          out.push_back({m.start, m.end});
+        }
+        previous_match = m.is_match;
+      }
+      return;
+    case SplitBehavior::merged_with_next:
+      for (auto it = matches.rbegin(); it != matches.rend(); ++it) {
+        if (it->is_match && !previous_match && out.size() > first) {
+          out.back().start = it->start;
+        } else {
+          out.push_back({it->start, it->end});
+        }
+        previous_match = it->is_match;
+      }
+      std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+      return;
+  }
+}
 
 }  // namespace snaptok

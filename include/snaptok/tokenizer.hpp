@@ -29,6 +29,7 @@
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
+#include "snaptok/fast_paths/byte_level_bpe.hpp"
 #include "snaptok/models/factory.hpp"
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
@@ -80,22 +81,34 @@ class Tokenizer {
                    std::vector<std::uint32_t>& ids) const {
     detail::require_utf8(text, "input text");
     if (truncation_ || padding_) {
-      const Encoding enc = encode_full(text, add_special_tokens);
+      const Encoding enc = encode_full_impl(text, std::nullopt, add_special_tokens,
+                                            /*ids_only=*/true);
       ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
       return;
     }
     PreTokenizedString pts(text, /*track_offsets=*/false);
-    run_stages(pts);
     std::vector<std::uint32_t> seq;
-    std::vector<RawToken> tokens;
-    for (const Split& s : pts.splits()) {
-      if (s.tokenized) {
-        for (const RawToken& t : s.tokens) seq.push_back(t.id);
-        continue;
+    added_.extract_and_normalize(pts, normalizer_.get());
+    if (byte_level_bpe_) {
+      for (const Split& s : pts.splits()) {
+        if (s.tokenized) {
+          for (const RawToken& t : s.tokens) seq.push_back(t.id);
+        } else {
+          byte_level_bpe_->encode(s.normalized.get(), seq);
+        }
       }
-      tokens.clear();
-      model_->tokenize(s.normalized.get(), tokens);
-      for (const RawToken& t : tokens) seq.push_back(t.id);
+    } else {
+      if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+      std::vector<RawToken> tokens;
+      for (const Split& s : pts.splits()) {
+        if (s.tokenized) {
+          for (const RawToken& t : s.tokens) seq.push_back(t.id);
+          continue;
+        }
+        tokens.clear();
+        model_->tokenize(s.normalized.get(), tokens);
+        for (const RawToken& t : tokens) seq.push_back(t.id);
+      }
     }
     if (post_processor_) post_processor_->process_ids(seq, add_special_tokens);
     ids.insert(ids.end(), seq.begin(), seq.end());
@@ -108,12 +121,7 @@ class Tokenizer {
   }
   Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
                        bool add_special_tokens) const {
-    detail::require_utf8(text, "input text");
-    if (pair) detail::require_utf8(*pair, "input pair text");
-    Encoding enc = encode_sequence(text, 0);
-    std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(*pair, 1);
-    return post_process(std::move(enc), std::move(pair_enc), add_special_tokens);
+    return encode_full_impl(text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
   /// Encodes every text (in parallel when worth it) into one flat id array
@@ -142,17 +150,33 @@ class Tokenizer {
     parallel_for(texts, num_threads, [&](std::size_t i) {
       encode_into(texts[i], add_special_tokens, rows[i]);
     });
+    pad_batch(rows);
     return rows;
   }
 
-  /// Returns the full Encoding of every text, in input order.
+  /// Returns the full Encoding of every text, in input order, padded
+  /// together when padding is set (HF encode_batch).
   std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
                                           bool add_special_tokens,
                                           unsigned num_threads = 0) const {
+    return encode_batch_full(texts, {}, add_special_tokens, num_threads);
+  }
+
+  /// Same, for sequences with optional pairs: `pairs` is empty or holds one
+  /// entry per text (nullopt for a text without a pair).
+  std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
+                                          std::span<const std::optional<std::string_view>> pairs,
+                                          bool add_special_tokens,
+                                          unsigned num_threads = 0) const {
+    if (!pairs.empty() && pairs.size() != texts.size()) {
+      throw Error("encode_batch: " + std::to_string(pairs.size()) + " pairs for " +
+                  std::to_string(texts.size()) + " texts");
+    }
     std::vector<Encoding> out(texts.size());
     parallel_for(texts, num_threads, [&](std::size_t i) {
-      out[i] = encode_full(texts[i], add_special_tokens);
+      out[i] = encode_full(texts[i], pairs.empty() ? std::nullopt : pairs[i], add_special_tokens);
     });
+    pad_batch(out);
     return out;
   }
 
@@ -219,7 +243,22 @@ class Tokenizer {
   const Decoder* decoder() const noexcept { return decoder_.get(); }
 
   /// Truncation and padding, as HF enable_truncation / enable_padding.
-  void set_truncation(std::optional<TruncationParams> p) { truncation_ = std::move(p); }
+  /// Throws when the stride does not fit in max_length less the special
+  /// tokens of a single sequence (HF with_truncation).
+  void set_truncation(std::optional<TruncationParams> p) {
+    if (p) {
+      const std::size_t n_added = post_processor_ ? post_processor_->added_tokens(false) : 0;
+      // HF subtracts in usize: a max_length below n_added wraps and passes.
+      if (p->max_length >= n_added && p->max_length - n_added < p->stride) {
+        throw Error("truncation: stride " + std::to_string(p->stride) +
+                    " is greater than or equal to the effective max length of " +
+                    std::to_string(p->max_length - n_added) + " (= " +
+                    std::to_string(p->max_length) + " max_length - " + std::to_string(n_added) +
+                    " added special tokens)");
+      }
+    }
+    truncation_ = std::move(p);
+  }
   void set_padding(std::optional<PaddingParams> p) { padding_ = std::move(p); }
   const std::optional<TruncationParams>& truncation() const noexcept { return truncation_; }
   const std::optional<PaddingParams>& padding() const noexcept { return padding_; }
@@ -227,6 +266,19 @@ class Tokenizer {
   /// Pads a batch of encodings together (batch-longest or fixed).
   void pad_batch(std::vector<Encoding>& encodings) const {
     if (padding_) pad_encodings(encodings, *padding_);
+  }
+
+  /// Pads rows of ids together as pad_batch pads their encodings.
+  void pad_batch(std::vector<std::vector<std::uint32_t>>& rows) const {
+    if (!padding_ || rows.empty()) return;
+    std::size_t longest = 0;
+    for (const auto& r : rows) longest = std::max(longest, r.size());
+    const std::size_t target = padded_length(*padding_, longest);
+    for (auto& r : rows) {
+      if (r.size() >= target) continue;
+      const auto at = padding_->direction == PaddingDirection::left ? r.begin() : r.end();
+      r.insert(at, target - r.size(), padding_->pad_id);
+    }
   }
 
  private:
@@ -249,6 +301,7 @@ class Tokenizer {
       for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
     }
     added_.add_tokens(added, *model_, normalizer_.get());
+    byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
   }
 
   // Added-token split + normalization, then pre-tokenization.
@@ -257,14 +310,34 @@ class Tokenizer {
     if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
   }
 
+  // HF encode_char_offsets + post_process. `ids_only`: only the ids of the
+  // result will be read, so the model may stop early once truncation is sure
+  // to cut (the pinned HF wheel tokenizes everything: its overflowing parts
+  // cover the whole input).
+  Encoding encode_full_impl(std::string_view text, std::optional<std::string_view> pair,
+                            bool add_special_tokens, bool ids_only) const {
+    detail::require_utf8(text, "input text");
+    if (pair) detail::require_utf8(*pair, "input pair text");
+    // With max_length below the special tokens nothing is cut (see post_process).
+    const bool early_exit =
+        ids_only && !pair && truncation_ &&
+        !(add_special_tokens && post_processor_ &&
+          post_processor_->added_tokens(false) > truncation_->max_length);
+    Encoding enc = encode_sequence(text, 0, early_exit);
+    std::optional<Encoding> pair_enc;
+    if (pair) pair_enc = encode_sequence(*pair, 1, false);
+    return post_process(std::move(enc), std::move(pair_enc), add_special_tokens);
+  }
+
   // HF encode_single_sequence for a raw (not pre-tokenized) input, with
-  // char offsets.
-  Encoding encode_sequence(std::string_view text, std::uint32_t type_id) const {
+  // char offsets; `early_exit` allows stopping the model at max_length tokens.
+  Encoding encode_sequence(std::string_view text, std::uint32_t type_id, bool early_exit) const {
     PreTokenizedString pts(text, /*track_offsets=*/true);
     run_stages(pts);
     std::optional<std::size_t> limit;
     bool from_left = false;
-    if (truncation_ && (truncation_->strategy != TruncationStrategy::only_second || type_id != 0)) {
+    if (early_exit && truncation_ &&
+        (truncation_->strategy != TruncationStrategy::only_second || type_id != 0)) {
       limit = truncation_->max_length;
       from_left = truncation_->direction == TruncationDirection::left;
     }
@@ -359,15 +432,17 @@ class Tokenizer {
       TruncationParams params = *truncation_;
       const std::size_t n_added =
           post_processor_ ? post_processor_->added_tokens(pair.has_value()) : 0;
+      bool cut = true;
       if (add_special_tokens && n_added > 0) {
+        // HF computes max_length - n_added in usize: below n_added it wraps
+        // to a huge length, so nothing is cut.
         if (params.max_length < n_added) {
-          throw Error("truncation: max_length " + std::to_string(params.max_length) +
-                      " is smaller than the " + std::to_string(n_added) +
-                      " special tokens the post-processor adds");
+          cut = false;
+        } else {
+          params.max_length -= n_added;
         }
-        params.max_length -= n_added;
       }
-      truncate_encodings(enc, pair, params);
+      if (cut) truncate_encodings(enc, pair, params);
     }
     Encoding out = post_processor_
                        ? run_post_processor(*post_processor_, std::move(enc), std::move(pair),
@@ -429,6 +504,8 @@ class Tokenizer {
   AddedVocabulary added_;
   std::optional<TruncationParams> truncation_;
   std::optional<PaddingParams> padding_;
+  // Fused ids-only path, when the configuration allows it (shared: immutable).
+  std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
 };
 
 }  // namespace snaptok

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -110,5 +111,58 @@ class PieceCache {
   std::array<Shard, kShards> shards_;
   std::atomic<std::size_t> budget_{0};
 };
+
+}  // namespace snaptok::detail
+
+namespace snaptok::detail {
+
+// A small per-thread direct-mapped cache in front of PieceCache for pieces
+// of at most 15 bytes with at most 6 ids: no lock, no allocation, fixed
+// 256 KiB per thread. Entries carry the owning model's unique id, so a
+// model never sees another's entries (ids are never reused).
+struct SmallCacheEntry {
+  std::uint64_t owner;
+  std::uint64_t k0, k1;  // piece bytes, zero padded; length in the top byte of k1
+  std::uint32_t ids[6];
+  std::uint32_t n;
+};
+
+inline SmallCacheEntry* small_cache_slot(std::uint64_t owner, std::string_view piece,
+                                         std::uint64_t& k0, std::uint64_t& k1) {
+  constexpr std::size_t kSlots = 4096;
+  thread_local std::vector<SmallCacheEntry> slots(kSlots, SmallCacheEntry{0, 0, 0, {}, 0});
+  k0 = 0;
+  k1 = 0;
+  const std::size_t n = piece.size();
+  std::memcpy(&k0, piece.data(), n < 8 ? n : 8);
+  if (n > 8) std::memcpy(&k1, piece.data() + 8, n - 8);
+  k1 |= std::uint64_t(n) << 56;
+  const std::uint64_t h = hash_u64(k0 ^ hash_u64(k1 ^ owner));
+  return &slots[h & (kSlots - 1)];
+}
+
+// Appends the cached ids of `piece` for `owner` and returns true on a hit.
+inline bool lookup_small(std::uint64_t owner, std::string_view piece,
+                         std::vector<std::uint32_t>& ids) {
+  if (piece.size() > 15) return false;
+  std::uint64_t k0, k1;
+  const SmallCacheEntry* e = small_cache_slot(owner, piece, k0, k1);
+  if (e->owner != owner || e->k0 != k0 || e->k1 != k1) return false;
+  ids.insert(ids.end(), e->ids, e->ids + e->n);
+  return true;
+}
+
+// Remembers `ids` for `piece` when both are small enough.
+inline void store_small(std::uint64_t owner, std::string_view piece, const std::uint32_t* ids,
+                        std::size_t n) {
+  if (piece.size() > 15 || n > 6) return;
+  std::uint64_t k0, k1;
+  SmallCacheEntry* e = small_cache_slot(owner, piece, k0, k1);
+  e->owner = owner;
+  e->k0 = k0;
+  e->k1 = k1;
+  e->n = static_cast<std::uint32_t>(n);
+  std::memcpy(e->ids, ids, n * sizeof(std::uint32_t));
+}
 
 }  // namespace snaptok::detail

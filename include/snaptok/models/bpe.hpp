@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "snaptok/detail/byte_level_table.hpp"
 #include "snaptok/detail/hash.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/piece_cache.hpp"
@@ -26,9 +28,10 @@ class BpeModel final : public Model {
   /// Reads `{"type": "BPE", "vocab": {...}, "merges": [...], ...}`.
   explicit BpeModel(const detail::Json& json) {
     if (auto d = json.find("dropout")) {
-      const double p = d->f64();
-      if (p < 0.0 || p > 1.0) d->fail("dropout must be between 0 and 1");
-      if (p > 0.0) dropout_ = static_cast<float>(p);
+      // HF holds dropout as an f32 and checks the range after the narrowing.
+      const auto p = static_cast<float>(d->f64());
+      if (!(p >= 0.0f && p <= 1.0f)) d->fail("dropout must be between 0 and 1");
+      if (p > 0.0f) dropout_ = p;
     }
     unk_token_ = json.get_opt_str("unk_token");
     // An empty prefix or suffix changes nothing; treat it as absent.
@@ -52,13 +55,55 @@ class BpeModel final : public Model {
         byte_ids_[b] = vocab_.find(std::string_view(name, 6)).value_or(kNoId);
       }
     }
+    init_byte_level_path();
+  }
+
+  /// True when every byte's byte-level char is a vocabulary token and no
+  /// prefix/suffix applies: pieces can then be merged from raw bytes
+  /// (tokenize_raw_bytes) with the same result as from their byte-level text.
+  bool byte_level_ready() const noexcept { return byte_level_ready_; }
+
+  /// Appends the ids of a piece given as raw bytes, as tokenize() would give
+  /// for its byte-level rewrite. Requires byte_level_ready().
+  void tokenize_raw_bytes(std::string_view raw, std::vector<std::uint32_t>& ids) const {
+    if (raw.empty()) return;
+    if (ignore_merges_) {
+      thread_local std::string level;
+      level.clear();
+      const auto& table = detail::byte_level_table();
+      for (const char c : raw) level += table.byte_to_utf8[static_cast<unsigned char>(c)];
+      if (auto id = vocab_.find(level)) {
+        ids.push_back(*id);
+        return;
+      }
+    }
+    const bool cached = !dropout_ && raw_cache_.budget() != 0;
+    if (cached && detail::lookup_small(uid_, raw, ids)) return;
+    thread_local std::vector<RawToken> tokens;
+    tokens.clear();
+    if (!cached || !raw_cache_.lookup(raw, tokens)) {
+      thread_local std::vector<Symbol> symbols;
+      symbols.clear();
+      for (std::size_t i = 0; i < raw.size(); ++i) {
+        const auto n = static_cast<std::int32_t>(i);
+        symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
+      }
+      symbols.back().next = -1;
+      merge_all(symbols);
+      emit(symbols, tokens);
+      if (cached) raw_cache_.store(raw, tokens.data(), tokens.size());
+    }
+    const std::size_t first = ids.size();
+    for (const RawToken& t : tokens) ids.push_back(t.id);
+    if (cached) detail::store_small(uid_, raw, ids.data() + first, ids.size() - first);
   }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
     if (piece.empty()) return;
-    if (ignore_merges_) {
+    // HF checks ignore_merges only on its cached path, which dropout skips.
+    if (ignore_merges_ && !dropout_) {
       if (auto id = vocab_.find(piece)) {
-        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size())});
+        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size()), true});
         return;
       }
     }
@@ -80,7 +125,10 @@ class BpeModel final : public Model {
     vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
     return out;
   }
-  void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
+  void set_cache_budget(std::size_t bytes) override {
+    cache_.set_budget(bytes);
+    raw_cache_.set_budget(bytes);
+  }
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
@@ -101,22 +149,30 @@ class BpeModel final : public Model {
     return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
   }
 
+  // Merges are either all ["a", "b"] pairs or all "a b" strings (HF's two
+  // accepted forms); in the string form "#version" lines are skipped and do
+  // not count as ranks.
   void read_merges(const detail::Json& json) {
     const auto merges = json.at("merges").array();
     merges_.reserve(merges.size());
     const std::size_t prefix_len = prefix_ ? prefix_->size() : 0;
-    for (std::uint32_t rank = 0; rank < merges.size(); ++rank) {
-      const detail::Json& m = merges[rank];
+    const bool strings = !merges.empty() && merges.front().is_string();
+    std::uint32_t rank = 0;
+    for (const detail::Json& m : merges) {
       std::string a, b;
-      if (m.is_string()) {
+      if (strings) {
+        if (!m.is_string()) m.fail("expected a string like the first merge, got " + m.type_name());
         const std::string_view s = m.str();
+        if (s.starts_with("#version")) continue;
         const std::size_t space = s.find(' ');
-        if (space == std::string_view::npos) {
-          m.fail("merge \"" + std::string(s) + "\" is not two tokens separated by a space");
+        if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos) {
+          m.fail("merge \"" + std::string(s) +
+                 "\" is not two tokens separated by one space");
         }
         a = s.substr(0, space);
         b = s.substr(space + 1);
       } else {
+        if (!m.is_array()) m.fail("expected a pair of tokens, got " + m.type_name());
         const auto pair = m.array();
         if (pair.size() != 2) m.fail("expected a pair of tokens");
         a = pair[0].str();
@@ -131,6 +187,7 @@ class BpeModel final : public Model {
       const auto new_id = vocab_.find(merged);
       if (!new_id) m.fail("merged token \"" + merged + "\" is not in the vocabulary");
       merges_.put(pair_key(*a_id, *b_id), (std::uint64_t{rank} << 32) | *new_id);
+      ++rank;
     }
   }
 
@@ -193,11 +250,28 @@ class BpeModel final : public Model {
     if (unk) add(unk->first, unk->second);
     if (!symbols.empty()) symbols.back().next = -1;
     merge_all(symbols);
+    emit(symbols, out);
+  }
+
+  // Appends the surviving symbols as tokens with their byte offsets.
+  static void emit(const std::vector<Symbol>& symbols, std::vector<RawToken>& out) {
     std::uint32_t offset = 0;
     for (const Symbol& s : symbols) {
       if (s.len == 0) continue;
       out.push_back({s.id, offset, offset + s.len});
       offset += s.len;
+    }
+  }
+
+  void init_byte_level_path() {
+    static std::atomic<std::uint64_t> next_uid{1};
+    uid_ = next_uid.fetch_add(1);
+    byte_level_ready_ = !prefix_ && !suffix_;
+    const auto& table = detail::byte_level_table();
+    for (int b = 0; b < 256 && byte_level_ready_; ++b) {
+      const auto id = vocab_.find(table.byte_to_utf8[b]);
+      if (!id) byte_level_ready_ = false;
+      raw_byte_ids_[b] = id.value_or(kNoId);
     }
   }
 
@@ -267,7 +341,11 @@ class BpeModel final : public Model {
   bool byte_fallback_ = false;
   bool ignore_merges_ = false;
   std::uint32_t byte_ids_[256] = {};
-  mutable detail::PieceCache cache_;
+  std::uint32_t raw_byte_ids_[256] = {};
+  bool byte_level_ready_ = false;
+  std::uint64_t uid_ = 0;
+  mutable detail::PieceCache cache_;      // byte-level text -> tokens
+  mutable detail::PieceCache raw_cache_;  // raw bytes -> tokens (fast path)
 };
 
 }  // namespace snaptok

@@ -27,6 +27,9 @@ inline std::string regex_escape(std::string_view s) {
 
 /// Reads a `{"String": s}` or `{"Regex": r}` pattern into a compiled regex.
 inline detail::Regex parse_pattern(const detail::Json& json) {
+  std::size_t members = 0;
+  json.for_each_member([&](std::string_view, const detail::Json&) { ++members; });
+  if (members != 1) json.fail("expected {\"String\": ...} or {\"Regex\": ...} (one key)");
   if (auto s = json.find("String")) return detail::Regex(regex_escape(s->str()), s->path());
   if (auto r = json.find("Regex")) return detail::Regex(r->str(), r->path());
   json.fail("expected {\"String\": ...} or {\"Regex\": ...}");
@@ -40,6 +43,8 @@ class SplitPreTokenizer final : public PreTokenizer {
         invert_(json.at("invert").boolean()) {}
 
   const detail::Regex& regex() const noexcept { return regex_; }
+  SplitBehavior behavior() const noexcept { return behavior_; }
+  bool invert() const noexcept { return invert_; }
 
   void pre_tokenize(PreTokenizedString& pts) const override {
     pts.split_normalized([&](std::size_t, NormalizedString&& ns,
