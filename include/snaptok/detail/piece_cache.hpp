@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -118,7 +119,7 @@ namespace snaptok::detail {
 
 // A small per-thread direct-mapped cache in front of PieceCache for pieces
 // of at most 15 bytes with at most 6 ids: no lock, no allocation, fixed
-// 256 KiB per thread. Entries carry the owning model's unique id, so a
+// 768 KiB per thread (allocated on first use). Entries carry the owning model's unique id, so a
 // model never sees another's entries (ids are never reused).
 struct SmallCacheEntry {
   std::uint64_t owner;
@@ -129,8 +130,8 @@ struct SmallCacheEntry {
 
 inline SmallCacheEntry* small_cache_slot(std::uint64_t owner, std::string_view piece,
                                          std::uint64_t& k0, std::uint64_t& k1) {
-  constexpr std::size_t kSlots = 4096;
-  thread_local std::vector<SmallCacheEntry> slots(kSlots, SmallCacheEntry{0, 0, 0, {}, 0});
+  constexpr std::size_t kSlots = 16384;
+  thread_local std::unique_ptr<SmallCacheEntry[]> slots(new SmallCacheEntry[kSlots]());
   k0 = 0;
   k1 = 0;
   const std::size_t n = piece.size();

@@ -7,13 +7,13 @@
 
 #include "snaptok/detail/byte_level_table.hpp"
 #include "snaptok/detail/regex.hpp"
+#include "snaptok/pre_tokenizers/char_pattern.hpp"
 #include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
 
 namespace snaptok {
 
 /// The GPT-2 pre-tokenization pattern HF's ByteLevel uses.
-inline constexpr std::string_view kGpt2Pattern =
-    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+inline constexpr std::string_view kGpt2Pattern = scanners::kGpt2Pattern;
 
 /// Rewrites every byte of `ns` as its byte-level char (HF ByteLevel's
 /// normalize step; also the ByteLevel normalizer).
@@ -34,9 +34,13 @@ inline void byte_level_rewrite(NormalizedString& ns) {
 
 class ByteLevelPreTokenizer final : public PreTokenizer {
  public:
+  // `add_prefix_space` and `trim_offsets` are required (as in HF; the latter
+  // only matters to the ByteLevel post-processor), `use_regex` defaults to true.
   explicit ByteLevelPreTokenizer(const detail::Json& json)
-      : add_prefix_space_(json.get_bool("add_prefix_space", true)),
-        use_regex_(json.get_bool("use_regex", true)) {
+      : add_prefix_space_(json.at("add_prefix_space").boolean()),
+        use_regex_(true) {
+    if (auto r = find_defaulted(json, "use_regex")) use_regex_ = r->boolean();
+    json.at("trim_offsets").boolean();
     if (use_regex_) regex_ = &gpt2_regex();
   }
 
