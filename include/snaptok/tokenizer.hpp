@@ -86,7 +86,7 @@ class Tokenizer {
       ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
       return;
     }
-    PreTokenizedString pts(text, /*track_offsets=*/false);
+    PreTokenizedString pts(text, /*track_offsets=*/pre_tokenizer_ && pre_tokenizer_->needs_offsets());
     std::vector<std::uint32_t> seq;
     added_.extract_and_normalize(pts, normalizer_.get());
     if (byte_level_bpe_) {

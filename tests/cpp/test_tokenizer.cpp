@@ -107,7 +107,7 @@ TEST_CASE("invalid UTF-8 input is refused with the byte offset") {
 TEST_CASE("errors name the JSON path") {
   CHECK(error_of("{not json").find("malformed JSON") != std::string::npos);
   CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
-  CHECK(error_of(bpe_json(R"({"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Foo"}]})"))
+  CHECK(error_of(bpe_json(R"({"type":"Sequence","pretokenizers":[{"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true},{"type":"Foo"}]})"))
             .find("pre_tokenizer.pretokenizers[1]: unknown type \"Foo\"") != std::string::npos);
   CHECK(error_of(bpe_json(R"({"type":"Split","pattern":{"Regex":"(unclosed"},"behavior":"Isolated","invert":false})"))
             .find("pre_tokenizer.pattern.Regex: invalid regex") != std::string::npos);

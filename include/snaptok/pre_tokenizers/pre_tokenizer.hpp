@@ -15,6 +15,9 @@ class PreTokenizer {
   virtual ~PreTokenizer() = default;
   /// Splits (and may rewrite) the untokenized splits of `pts`.
   virtual void pre_tokenize(PreTokenizedString& pts) const = 0;
+  /// True when the result depends on original offsets, so that even an
+  /// ids-only encode must track alignments (Metaspace "first").
+  virtual bool needs_offsets() const { return false; }
 };
 
 using PreTokenizerPtr = std::shared_ptr<const PreTokenizer>;

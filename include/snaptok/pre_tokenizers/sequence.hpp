@@ -17,6 +17,12 @@ class SequencePreTokenizer final : public PreTokenizer {
   void pre_tokenize(PreTokenizedString& pts) const override {
     for (const auto& step : steps_) step->pre_tokenize(pts);
   }
+  bool needs_offsets() const override {
+    for (const auto& step : steps_) {
+      if (step->needs_offsets()) return true;
+    }
+    return false;
+  }
   const std::vector<PreTokenizerPtr>& steps() const noexcept { return steps_; }
 
  private:

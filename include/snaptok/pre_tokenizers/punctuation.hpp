@@ -1,0 +1,35 @@
+// Punctuation pre-tokenizer: cuts at every punctuation char (ASCII
+// punctuation or Unicode P*), keeping it per `behavior` (default Isolated).
+//
+//   Isolated: "Hey!! you" -> "Hey" "!" "!" " you"
+#pragma once
+
+#include <vector>
+
+#include "snaptok/pre_tokenizers/char_pattern.hpp"
+#include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
+#include "snaptok/unicode/properties.hpp"
+
+namespace snaptok {
+
+class PunctuationPreTokenizer final : public PreTokenizer {
+ public:
+  explicit PunctuationPreTokenizer(const detail::Json& json) {
+    if (auto b = find_defaulted(json, "behavior")) behavior_ = parse_split_behavior(*b);
+  }
+
+  SplitBehavior behavior() const noexcept { return behavior_; }
+
+  void pre_tokenize(PreTokenizedString& pts) const override {
+    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
+                             std::vector<NormalizedString>& out) {
+      ns.split(find_char_matches(ns.get(), [](char32_t c) { return unicode::is_punctuation(c); }),
+               behavior_, out);
+    });
+  }
+
+ private:
+  SplitBehavior behavior_ = SplitBehavior::isolated;
+};
+
+}  // namespace snaptok
