@@ -13,6 +13,9 @@
 #include <snaptok/tokenizer.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -56,6 +59,59 @@ struct TextBatch {
     }
   }
 };
+
+// Holds the inputs of encode_batch: each item a text (str or bytes) or a
+// pair given as a 2-tuple or 2-list, as HF's TextEncodeInput.
+struct PairBatch {
+  std::vector<nb::object> keep;
+  std::vector<std::string_view> texts;
+  std::vector<std::optional<std::string_view>> pairs;
+  bool any_pair = false;
+
+  explicit PairBatch(nb::handle seq) {
+    nb::sequence s = nb::borrow<nb::sequence>(seq);
+    const std::size_t n = nb::len(s);
+    keep.reserve(n);
+    texts.reserve(n);
+    pairs.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      nb::object item = s[i];
+      const std::string where = "input[" + std::to_string(i) + "]";
+      if (PyUnicode_Check(item.ptr()) || PyBytes_Check(item.ptr())) {
+        texts.push_back(text_of(item, where.c_str()));
+        pairs.emplace_back();
+      } else if ((PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2) {
+        nb::object a = item[0], b = item[1];
+        texts.push_back(text_of(a, (where + "[0]").c_str()));
+        pairs.emplace_back(text_of(b, (where + "[1]").c_str()));
+        any_pair = true;
+        keep.push_back(std::move(a));
+        keep.push_back(std::move(b));
+      } else {
+        throw nb::type_error((where + ": expected str, bytes or a (text, pair) tuple, got " +
+                              nb::type_name(item.type()).c_str())
+                                 .c_str());
+      }
+      keep.push_back(std::move(item));
+    }
+  }
+};
+
+snaptok::TruncationStrategy strategy_of(std::string_view s) {
+  if (s == "longest_first") return snaptok::TruncationStrategy::longest_first;
+  if (s == "only_first") return snaptok::TruncationStrategy::only_first;
+  if (s == "only_second") return snaptok::TruncationStrategy::only_second;
+  throw nb::value_error(("Unknown `strategy`: `" + std::string(s) +
+                         "`. Use one of `longest_first`, `only_first`, or `only_second`")
+                            .c_str());
+}
+
+bool is_left(std::string_view s) {
+  if (s == "left") return true;
+  if (s == "right") return false;
+  throw nb::value_error(
+      ("Unknown `direction`: `" + std::string(s) + "`. Use one of `left` or `right`").c_str());
+}
 
 template <class T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& data) {
@@ -126,12 +182,17 @@ NB_MODULE(_core, m) {
           "encode_batch",
           [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
              unsigned num_threads) {
-            TextBatch batch(texts);
+            PairBatch batch(texts);
             nb::gil_scoped_release release;
-            return t.encode_batch_full(batch.views, add_special_tokens, num_threads);
+            return t.encode_batch_full(
+                batch.texts,
+                batch.any_pair ? std::span<const std::optional<std::string_view>>(batch.pairs)
+                               : std::span<const std::optional<std::string_view>>(),
+                add_special_tokens, num_threads);
           },
-          "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
-          "Encodes many texts, in parallel, into a list of Encoding.")
+          "input"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "Encodes many texts or (text, pair) tuples, in parallel, into a list of Encoding,\n"
+          "padded together when padding is enabled (as HF encode_batch).")
       .def(
           "encode_to_numpy",
           [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
@@ -157,12 +218,88 @@ NB_MODULE(_core, m) {
           "decode_batch",
           [](const snaptok::Tokenizer& t, const std::vector<std::vector<std::uint32_t>>& batch,
              bool skip_special_tokens) {
+            nb::gil_scoped_release release;
             std::vector<std::string> out;
             out.reserve(batch.size());
             for (const auto& ids : batch) out.push_back(t.decode(ids, skip_special_tokens));
             return out;
           },
           "sequences"_a, "skip_special_tokens"_a = true, "Decodes many id lists.")
+      .def(
+          "enable_truncation",
+          [](snaptok::Tokenizer& t, std::size_t max_length, std::size_t stride,
+             std::string_view strategy, std::string_view direction) {
+            snaptok::TruncationParams p;
+            p.max_length = max_length;
+            p.stride = stride;
+            p.strategy = strategy_of(strategy);
+            p.direction = is_left(direction) ? snaptok::TruncationDirection::left
+                                             : snaptok::TruncationDirection::right;
+            t.set_truncation(p);
+          },
+          "max_length"_a, "stride"_a = 0, "strategy"_a = "longest_first", "direction"_a = "right",
+          "Truncates every encoding to max_length tokens (special tokens included); the rest\n"
+          "goes to Encoding.overflowing in windows overlapping by stride.")
+      .def(
+          "no_truncation", [](snaptok::Tokenizer& t) { t.set_truncation(std::nullopt); },
+          "Disables truncation.")
+      .def_prop_ro(
+          "truncation",
+          [](const snaptok::Tokenizer& t) -> nb::object {
+            const auto& p = t.truncation();
+            if (!p) return nb::none();
+            nb::dict d;
+            d["max_length"] = p->max_length;
+            d["stride"] = p->stride;
+            d["strategy"] = snaptok::to_string(p->strategy);
+            d["direction"] = snaptok::to_string(p->direction);
+            return d;
+          },
+          "The truncation parameters as a dict, or None.")
+      .def(
+          "enable_padding",
+          [](snaptok::Tokenizer& t, std::string_view direction, std::uint32_t pad_id,
+             std::uint32_t pad_type_id, std::string pad_token, std::optional<std::size_t> length,
+             std::optional<std::size_t> pad_to_multiple_of) {
+            snaptok::PaddingParams p;
+            p.direction = is_left(direction) ? snaptok::PaddingDirection::left
+                                             : snaptok::PaddingDirection::right;
+            p.pad_id = pad_id;
+            p.pad_type_id = pad_type_id;
+            p.pad_token = std::move(pad_token);
+            p.fixed_length = length;
+            p.pad_to_multiple_of = pad_to_multiple_of;
+            t.set_padding(std::move(p));
+          },
+          "direction"_a = "right", "pad_id"_a = 0, "pad_type_id"_a = 0, "pad_token"_a = "[PAD]",
+          "length"_a = nb::none(), "pad_to_multiple_of"_a = nb::none(),
+          "Pads encodings to `length`, or to the longest of the batch when None, rounded up\n"
+          "to pad_to_multiple_of.")
+      .def(
+          "no_padding", [](snaptok::Tokenizer& t) { t.set_padding(std::nullopt); },
+          "Disables padding.")
+      .def_prop_ro(
+          "padding",
+          [](const snaptok::Tokenizer& t) -> nb::object {
+            const auto& p = t.padding();
+            if (!p) return nb::none();
+            nb::dict d;
+            d["length"] = p->fixed_length ? nb::cast(*p->fixed_length) : nb::none();
+            d["pad_to_multiple_of"] =
+                p->pad_to_multiple_of ? nb::cast(*p->pad_to_multiple_of) : nb::none();
+            d["pad_id"] = p->pad_id;
+            d["pad_token"] = p->pad_token;
+            d["pad_type_id"] = p->pad_type_id;
+            d["direction"] = snaptok::to_string(p->direction);
+            return d;
+          },
+          "The padding parameters as a dict, or None.")
+      .def(
+          "num_special_tokens_to_add",
+          [](const snaptok::Tokenizer& t, bool is_pair) -> std::size_t {
+            return t.post_processor() ? t.post_processor()->added_tokens(is_pair) : 0;
+          },
+          "is_pair"_a, "Number of special tokens the post-processor adds (HF).")
       .def("token_to_id", &snaptok::Tokenizer::token_to_id, "token"_a)
       .def("id_to_token", &snaptok::Tokenizer::id_to_token, "id"_a)
       .def("get_vocab_size", &snaptok::Tokenizer::vocab_size, "with_added_tokens"_a = true)

@@ -51,17 +51,14 @@ struct Encoding {
     sequence_ranges[id] = Offsets{0, ids.size()};
   }
 
-  /// Returns the sequence id of every token (nullopt for added specials).
+  /// Returns the sequence id of every token (nullopt for added specials); a
+  /// sequence without a range of its own covers the whole encoding (HF).
   std::vector<std::optional<std::size_t>> sequence_ids() const {
     std::vector<std::optional<std::size_t>> out(ids.size());
-    if (sequence_ranges.empty()) {
-      for (auto& s : out) s = 0;
-      return out;
-    }
-    for (const auto& [seq, r] : sequence_ranges) {
-      for (std::size_t i = r.start; i < r.end && i < out.size(); ++i) {
-        out[i] = seq;
-      }
+    for (std::size_t seq = 0; seq < n_sequences(); ++seq) {
+      Offsets r{0, ids.size()};
+      if (auto it = sequence_ranges.find(seq); it != sequence_ranges.end()) r = it->second;
+      for (std::size_t i = r.start; i < r.end && i < out.size(); ++i) out[i] = seq;
     }
     return out;
   }

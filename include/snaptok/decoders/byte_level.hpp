@@ -10,7 +10,13 @@ namespace snaptok {
 
 class ByteLevelDecoder final : public Decoder {
  public:
-  explicit ByteLevelDecoder(const detail::Json&) {}
+  /// Reads {"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true,
+  /// "use_regex": true}: as in HF the first two are required, though unused here.
+  explicit ByteLevelDecoder(const detail::Json& json) {
+    (void)json.at("add_prefix_space").boolean();
+    (void)json.at("trim_offsets").boolean();
+    (void)json.get_bool("use_regex", true);
+  }
 
   void decode_chain(std::vector<std::string>& tokens) const override {
     const auto& table = detail::byte_level_table();

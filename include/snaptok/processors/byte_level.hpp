@@ -44,9 +44,13 @@ inline void trim_byte_level_offsets(Encoding& enc, bool add_prefix_space) {
 
 class ByteLevelProcessor final : public PostProcessor {
  public:
+  /// Reads {"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true,
+  /// "use_regex": true}; as in HF the first two are required.
   explicit ByteLevelProcessor(const detail::Json& json)
-      : add_prefix_space_(json.get_bool("add_prefix_space", true)),
-        trim_offsets_(json.get_bool("trim_offsets", true)) {}
+      : add_prefix_space_(json.at("add_prefix_space").boolean()),
+        trim_offsets_(json.at("trim_offsets").boolean()) {
+    (void)json.get_bool("use_regex", true);
+  }
 
   std::size_t added_tokens(bool) const override { return 0; }
 
@@ -60,7 +64,9 @@ class ByteLevelProcessor final : public PostProcessor {
     for (std::size_t i = 0; i < encodings.size(); ++i) encodings[i].set_sequence_id(i);
   }
 
+  void process_id_parts(std::vector<std::vector<std::uint32_t>>&, bool) const override {}
   void process_ids(std::vector<std::uint32_t>&, bool) const override {}
+  bool ids_unchanged() const noexcept override { return true; }
 
  private:
   bool add_prefix_space_;

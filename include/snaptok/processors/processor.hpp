@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "snaptok/detail/json.hpp"
@@ -21,12 +22,77 @@ class PostProcessor {
   /// sequence ids and type ids already set); the result is merged afterwards.
   virtual void process_encodings(std::vector<Encoding>& encodings,
                                  bool add_special_tokens) const = 0;
-  /// The ids-only equivalent of processing one sequence (no pair).
-  virtual void process_ids(std::vector<std::uint32_t>& ids,
-                           bool add_special_tokens) const = 0;
+  /// The ids-only equivalent of process_encodings: `parts` holds the ids of
+  /// each encoding of the list (one part for a single sequence).
+  virtual void process_id_parts(std::vector<std::vector<std::uint32_t>>& parts,
+                                bool add_special_tokens) const = 0;
+  /// The ids-only equivalent of processing one sequence (no pair): returns in
+  /// `ids` exactly the ids encode_full would give.
+  virtual void process_ids(std::vector<std::uint32_t>& ids, bool add_special_tokens) const {
+    std::vector<std::vector<std::uint32_t>> parts(1);
+    parts[0] = std::move(ids);
+    process_id_parts(parts, add_special_tokens);
+    ids.clear();
+    for (const auto& p : parts) ids.insert(ids.end(), p.begin(), p.end());
+  }
+  /// True when the processor never changes ids (only offsets or ranges).
+  virtual bool ids_unchanged() const noexcept { return false; }
 };
 
 using PostProcessorPtr = std::shared_ptr<const PostProcessor>;
+
+/// A special token a processor inserts: its string and its id
+/// (tokenizer.json form `["[CLS]", 101]`).
+struct SpecialPiece {
+  std::string token;
+  std::uint32_t id = 0;
+
+  /// Reads `["[CLS]", 101]`.
+  static SpecialPiece from_json(const detail::Json& json) {
+    const std::vector<detail::Json> items = json.array();
+    if (items.size() != 2) {
+      json.fail("expected [token, id], got " + std::to_string(items.size()) + " items");
+    }
+    return SpecialPiece{std::string(items[0].str()), items[1].u32()};
+  }
+};
+
+/// Returns `body` between the optional special tokens `before` and `after`,
+/// as BertProcessing / RobertaProcessing build it: specials have no word,
+/// offsets (0, 0) and special mask 1; the body's special mask becomes 0, the
+/// attention mask 1 everywhere; the body's type ids are kept, or all set to
+/// 0 when `zero_types`; the body is sequence `seq_id`. Overflowing parts are
+/// not carried over.
+inline Encoding surround_with_specials(const Encoding& body, const SpecialPiece* before,
+                                       const SpecialPiece* after, std::uint32_t before_type,
+                                       std::uint32_t after_type, bool zero_types,
+                                       std::size_t seq_id) {
+  Encoding out;
+  const std::size_t n = body.size() + (before ? 1 : 0) + (after ? 1 : 0);
+  out.ids.reserve(n);
+  out.type_ids.reserve(n);
+  out.tokens.reserve(n);
+  out.offsets.reserve(n);
+  out.word_ids.reserve(n);
+  out.special_tokens_mask.reserve(n);
+  out.attention_mask.reserve(n);
+  if (before) out.push(before->id, before->token, Offsets{0, 0}, std::nullopt, before_type, 1);
+  out.ids.insert(out.ids.end(), body.ids.begin(), body.ids.end());
+  if (zero_types) {
+    out.type_ids.insert(out.type_ids.end(), body.size(), 0u);
+  } else {
+    out.type_ids.insert(out.type_ids.end(), body.type_ids.begin(), body.type_ids.end());
+  }
+  out.tokens.insert(out.tokens.end(), body.tokens.begin(), body.tokens.end());
+  out.offsets.insert(out.offsets.end(), body.offsets.begin(), body.offsets.end());
+  out.word_ids.insert(out.word_ids.end(), body.word_ids.begin(), body.word_ids.end());
+  out.special_tokens_mask.insert(out.special_tokens_mask.end(), body.size(), 0u);
+  out.attention_mask.insert(out.attention_mask.end(), body.size(), 1u);
+  if (after) out.push(after->id, after->token, Offsets{0, 0}, std::nullopt, after_type, 1);
+  const std::size_t start = before ? 1 : 0;
+  out.sequence_ranges[seq_id] = Offsets{start, start + body.size()};
+  return out;
+}
 
 /// Builds the post-processor described by `json`.
 PostProcessorPtr make_post_processor(const detail::Json& json);
