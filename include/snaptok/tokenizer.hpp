@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -126,7 +127,7 @@ class Tokenizer {
 
   /// Encodes every text (in parallel when worth it) into one flat id array
   /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
-  /// num_threads == 0 uses every core.
+  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core.
   void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
                          unsigned num_threads, std::vector<std::uint32_t>& ids,
                          std::vector<std::int64_t>& offsets) const {
@@ -457,11 +458,24 @@ class Tokenizer {
     return out;
   }
 
+  // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
+  // positive number, else every core.
+  static unsigned default_threads() {
+    static const unsigned n = [] {
+      if (const char* env = std::getenv("SNAPTOK_NUM_THREADS")) {
+        const long v = std::strtol(env, nullptr, 10);
+        if (v > 0) return static_cast<unsigned>(v);
+      }
+      return std::max(1u, std::thread::hardware_concurrency());
+    }();
+    return n;
+  }
+
   template <class Fn>
   static void parallel_for(std::span<const std::string_view> texts, unsigned num_threads, Fn&& fn) {
     std::size_t bytes = 0;
     for (const auto t : texts) bytes += t.size();
-    unsigned threads = num_threads ? num_threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = num_threads ? num_threads : default_threads();
     // Below ~64 KB per thread, starting threads costs more than it saves.
     threads = static_cast<unsigned>(std::min<std::size_t>({threads, texts.size(), bytes / 65536 + 1}));
     if (threads <= 1) {
