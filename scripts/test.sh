@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs every test: C++ (doctest via ctest), the CMake consumer projects, the
+# conda recipe check, and the Python tests. Each step runs even if an earlier
+# one failed; the exit status is non-zero if any failed.
+#
+# Environment: SNAPTOK_JOBS (default: nproc), CMAKE (default: cmake).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+jobs=${SNAPTOK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+cmake_bin=${CMAKE:-cmake}
+export SNAPTOK_JOBS=$jobs CMAKE=$cmake_bin
+
+failed=()
+summary=()
+step() {  # step <name> <command...>
+  local name=$1 start=$SECONDS rc=0
+  shift
+  printf '\n==> %s\n' "$name"
+  "$@" || rc=$?
+  summary+=("$(printf '%-22s %4ss  %s' "$name" $((SECONDS - start)) \
+    "$([ $rc = 0 ] && echo ok || echo "FAILED (exit $rc)")")")
+  [ $rc = 0 ] || failed+=("$name")
+}
+
+# (Commands are chained with &&: `set -e` does not apply inside a function
+# called as `f || rc=$?`.)
+cpp_tests() {
+  # Release with -O2 and without NDEBUG: fast tests that keep assert().
+  "$cmake_bin" -S . -B build/cpp -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DSNAPTOK_BUILD_TESTS=ON -DSNAPTOK_INSTALL=OFF &&
+  "$cmake_bin" --build build/cpp -j "$jobs" &&
+  ctest --test-dir build/cpp --output-on-failure -j "$jobs"
+}
+
+step setup ./scripts/setup.sh
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "setup failed; not running the tests" >&2
+  exit 1
+fi
+step "C++ tests" cpp_tests
+step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
+step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
+step "Python tests" .venv/bin/python -m pytest tests/python -q
+
+printf '\n==> summary\n'
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -ne 0 ]; then
+  printf 'FAILED: %s\n' "${failed[*]}" >&2
+  exit 1
+fi
+echo "all tests passed"
