@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Creates .venv and installs snaptok into it from this checkout, with its test
-# extras and the tools scripts/test.sh uses. Safe to rerun: each step is
+# Installs the system packages it needs (Debian/Ubuntu), creates .venv and
+# installs snaptok into it from this checkout, with its test extras and the
+# tools scripts/test.sh uses. Safe to rerun: each step is
 # skipped when a stamp in .venv says it is already done for the same inputs.
 #
 # Environment:
@@ -9,6 +10,11 @@
 #   SNAPTOK_USE_HIGHWAY=OFF  build the module without Highway (see pyproject.toml)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# 0. System packages (compiler, CMake, Highway, Oniguruma, simdjson, doctest).
+if command -v dpkg-query >/dev/null 2>&1; then
+  ./scripts/system_packages.sh
+fi
 
 venv=.venv
 vpy=$venv/bin/python
