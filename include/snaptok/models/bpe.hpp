@@ -67,7 +67,7 @@ class BpeModel final : public Model {
   /// for its byte-level rewrite. Requires byte_level_ready().
   void tokenize_raw_bytes(std::string_view raw, std::vector<std::uint32_t>& ids) const {
     if (raw.empty()) return;
-    if (ignore_merges_) {
+    if (ignore_merges_ && !dropout_) {  // as tokenize(): dropout skips it
       thread_local std::string level;
       level.clear();
       const auto& table = detail::byte_level_table();
@@ -197,7 +197,8 @@ class BpeModel final : public Model {
 
   std::uint32_t unk_id() const {
     auto id = vocab_.find(*unk_token_);
-    if (!id) throw Error("model: unk_token \"" + *unk_token_ + "\" is not in the vocabulary");
+    if (!id) throw Error("model.unk_token: \"" + *unk_token_ +
+                        "\" is needed for an unknown character but is not in the vocabulary");
     return *id;
   }
 

@@ -1,0 +1,277 @@
+// Unigram model (HF models::unigram, SentencePiece's unigram LM): the best
+// segmentation of a piece by Viterbi over the vocabulary's log-probabilities.
+//
+// Exactly as HF's Unigram::encode_optimized (the only path HF runs):
+// - scores are read as serde_json reads them (detail/serde_f64.hpp);
+// - at every char boundary, each vocabulary piece starting there extends the
+//   best path; a char with no one-char piece gets an unk node scored
+//   min_score - 10 (an error when there is no unk_id and the node would win);
+// - a node replaces the best path ending at its end only when strictly better,
+//   so on ties the path whose last token starts earliest wins;
+// - on the way back, consecutive nodes whose id is unk_id are fused into one
+//   string, which is looked up in the vocabulary (it may be a piece), else
+//   split into <0xNN> byte pieces (byte_fallback, each covering the whole
+//   string), else becomes unk_id.
+// The vocabulary is a double-array trie; Viterbi runs over byte positions in
+// reused buffers, one trie walk per char boundary.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "snaptok/detail/double_array.hpp"
+#include "snaptok/detail/hash.hpp"
+#include "snaptok/detail/json.hpp"
+#include "snaptok/detail/piece_cache.hpp"
+#include "snaptok/detail/serde_f64.hpp"
+#include "snaptok/detail/utf8.hpp"
+#include "snaptok/error.hpp"
+#include "snaptok/models/model.hpp"
+
+namespace snaptok {
+
+class UnigramModel final : public Model {
+ public:
+  /// Reads `{"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ...],
+  /// "byte_fallback": false}`.
+  explicit UnigramModel(const detail::Json& json) {
+    const detail::Json vocab = json.at("vocab");
+    simdjson::dom::array arr;
+    if (vocab.raw().get_array().get(arr) != simdjson::SUCCESS) {
+      vocab.fail("expected an array of [piece, score] pairs, got " + vocab.type_name());
+    }
+    offsets_.reserve(arr.size() + 1);
+    scores_.reserve(arr.size());
+    offsets_.push_back(0);
+    std::size_t index = 0;
+    for (simdjson::dom::element item : arr) {
+      auto bad = [&](std::string_view what) {
+        detail::Json(item, vocab.path() + "[" + std::to_string(index) + "]").fail(what);
+      };
+      simdjson::dom::array pair;
+      if (item.get_array().get(pair) != simdjson::SUCCESS || pair.size() != 2) {
+        bad("expected a [piece, score] pair");
+      }
+      std::string_view piece;
+      if (pair.at(0).get_string().get(piece) != simdjson::SUCCESS) {
+        bad("expected the piece to be a string");
+      }
+      const simdjson::dom::element score = pair.at(1).value_unsafe();
+      double value = 0.0;
+      if (score.is_int64()) {
+        value = static_cast<double>(score.get_int64().value_unsafe());
+      } else if (score.is_uint64()) {
+        value = static_cast<double>(score.get_uint64().value_unsafe());
+      } else if (score.get_double().get(value) == simdjson::SUCCESS) {
+        value = detail::serde_json_f64(value);
+      } else {
+        bad("expected the score to be a number");
+      }
+      pieces_.append(piece);
+      offsets_.push_back(static_cast<std::uint32_t>(pieces_.size()));
+      scores_.push_back(value);
+      ++index;
+    }
+    const auto n = static_cast<std::uint32_t>(scores_.size());
+    if (auto u = json.find("unk_id")) {
+      const std::uint64_t id = u->u64();
+      if (n == 0) u->fail("the vocabulary is empty but unk_id is set");
+      if (id >= n) {
+        u->fail("unk_id " + std::to_string(id) + " is not below the vocabulary size " +
+                std::to_string(n));
+      }
+      unk_id_ = static_cast<std::uint32_t>(id);
+    }
+    // HF reads byte_fallback as a plain bool: null is an error, not false.
+    simdjson::dom::element bf;
+    if (json.raw().get_object().at_key("byte_fallback").get(bf) == simdjson::SUCCESS) {
+      byte_fallback_ = detail::Json(bf, json.path() + ".byte_fallback").boolean();
+    }
+
+    // token -> id keeps the last id of a repeated piece (HF's map insert);
+    // the trie stores that id, whose score is the one HF uses.
+    std::vector<std::pair<std::string_view, std::uint32_t>> keys;
+    keys.reserve(n);
+    for (std::uint32_t id = 0; id < n; ++id) {
+      token_to_id_.add(piece(id), id);
+      keys.emplace_back(piece(id), id);
+      min_score_ = std::min(min_score_, scores_[id]);
+    }
+    token_to_id_.build();
+    trie_.build(std::move(keys));
+    // The score of every key's end cell, next to its id: one load per match.
+    ends_.assign(trie_.size(), End{0.0, kNoId});
+    for (std::size_t t = 0; t < trie_.size(); ++t) {
+      if (trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) {
+        const std::uint32_t id = trie_.values()[t];
+        ends_[t] = {scores_[id], id};
+      }
+    }
+    unk_score_ = min_score_ - 10.0;
+    for (int b = 0; b < 256; ++b) {
+      static constexpr char hex[] = "0123456789ABCDEF";
+      const char name[] = {'<', '0', 'x', hex[b >> 4], hex[b & 15], '>'};
+      byte_ids_[b] = token_to_id_.find(std::string_view(name, 6)).value_or(kNoId);
+    }
+  }
+
+  void tokenize(std::string_view text, std::vector<RawToken>& out) const override {
+    if (text.empty()) return;
+    if (cache_.lookup(text, out)) return;
+    const std::size_t first = out.size();
+    encode(text, out);
+    cache_.store(text, out.data() + first, out.size() - first);
+  }
+
+  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
+    return token_to_id_.find(token);
+  }
+  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
+    if (id >= scores_.size()) return std::nullopt;
+    return piece(id);
+  }
+  /// Returns the number of pieces (repeated pieces counted, as HF does).
+  std::size_t vocab_size() const override { return scores_.size(); }
+  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    token_to_id_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
+    return out;
+  }
+  void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
+
+  std::optional<std::uint32_t> unk_id() const noexcept {
+    if (unk_id_ == kNoId) return std::nullopt;
+    return unk_id_;
+  }
+  bool byte_fallback() const noexcept { return byte_fallback_; }
+  /// Returns the score of piece `id` (as HF holds it in memory).
+  double score(std::uint32_t id) const { return scores_.at(id); }
+
+ private:
+  static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+
+  std::string_view piece(std::uint32_t id) const noexcept {
+    return std::string_view(pieces_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
+  }
+
+  [[noreturn]] static void missing_unk() {
+    throw Error(
+        "model.unk_id: an unknown character needs the unk token but the Unigram model has none");
+  }
+
+  // Best path of `text` (HF encode_optimized) into `out`.
+  void encode(std::string_view text, std::vector<RawToken>& out) const {
+    struct Node {
+      double score;        // best score of a path ending here
+      std::int32_t start;  // where its last token starts; -1: no path yet
+      std::uint32_t id;
+    };
+    thread_local std::vector<Node> best;
+    const std::size_t n = text.size();
+    best.assign(n + 1, Node{0.0, -1, 0});
+    const auto* cells = trie_.cells();
+    const End* ends = ends_.data();
+    Node* const nodes = best.data();
+    constexpr std::uint32_t kEnds = detail::DoubleArrayTrie::kEnds;
+    constexpr std::uint32_t kBaseMask = detail::DoubleArrayTrie::kBaseMask;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    for (std::size_t pos = 0; pos < n;) {
+      // (min: a truncated sequence, which valid input never has, stays in bounds)
+      const std::size_t char_len = std::min(detail::utf8_len(bytes[pos]), n - pos);
+      const double here = nodes[pos].score;
+      bool has_single = false;
+      std::int32_t node = 0;
+      for (std::size_t k = pos; k < n; ++k) {
+        const std::uint32_t base = cells[node].base;
+        const std::uint32_t t = (base & kBaseMask) + bytes[k];
+        if (cells[t].check != node) break;
+        node = static_cast<std::int32_t>(t);
+        if (!(cells[t].base & kEnds)) continue;
+        const double candidate = ends[t].score + here;
+        Node& target = nodes[k + 1];
+        if (target.start < 0 || candidate > target.score) {
+          target = {candidate, static_cast<std::int32_t>(pos), ends[t].id};
+        }
+        if (k + 1 - pos == char_len) has_single = true;
+      }
+      if (!has_single) {
+        const double candidate = unk_score_ + here;
+        Node& target = nodes[pos + char_len];
+        if (target.start < 0 || candidate > target.score) {
+          if (unk_id_ == kNoId) missing_unk();
+          target = {candidate, static_cast<std::int32_t>(pos), unk_id_};
+        }
+      }
+      pos += char_len;
+    }
+
+    // Walk back, fusing consecutive unk_id nodes into one run, then emit in
+    // order. (Every entry with id unk_id is such a run.)
+    thread_local std::vector<RawToken> path;
+    path.clear();
+    std::size_t end = n;
+    while (end > 0) {
+      const Node& node = nodes[end];
+      const auto start = static_cast<std::uint32_t>(node.start);
+      if (node.id == unk_id_ && !path.empty() && path.back().id == unk_id_) {
+        path.back().start = start;
+      } else {
+        path.push_back({node.id, start, static_cast<std::uint32_t>(end), true});
+      }
+      end = start;
+    }
+    for (std::size_t i = path.size(); i-- > 0;) {
+      const RawToken t = path[i];
+      if (t.id != unk_id_) {
+        out.push_back(t);
+        continue;
+      }
+      // A fused run: HF looks its text up like any other token string.
+      const std::string_view s = text.substr(t.start, t.end - t.start);
+      if (auto id = token_to_id_.find(s)) {
+        out.push_back({*id, t.start, t.end, true});
+        continue;
+      }
+      if (byte_fallback_ && all_bytes_known(s)) {
+        for (const char c : s) {
+          out.push_back({byte_ids_[static_cast<unsigned char>(c)], t.start, t.end, false});
+        }
+        continue;
+      }
+      out.push_back({unk_id_, t.start, t.end, true});
+    }
+  }
+
+  bool all_bytes_known(std::string_view s) const noexcept {
+    for (const char c : s) {
+      if (byte_ids_[static_cast<unsigned char>(c)] == kNoId) return false;
+    }
+    return true;
+  }
+
+  std::string pieces_;                  // piece bytes, in id order
+  std::vector<std::uint32_t> offsets_;  // piece id -> [offsets_[id], offsets_[id+1])
+  std::vector<double> scores_;
+  detail::Vocab token_to_id_;
+  struct End {
+    double score;
+    std::uint32_t id;
+  };
+  detail::DoubleArrayTrie trie_;
+  std::vector<End> ends_;  // trie cell -> (score, id) where a piece ends
+  double min_score_ = std::numeric_limits<double>::infinity();
+  double unk_score_ = std::numeric_limits<double>::infinity();
+  std::uint32_t unk_id_ = kNoId;
+  bool byte_fallback_ = false;
+  std::uint32_t byte_ids_[256] = {};
+  mutable detail::PieceCache cache_;
+};
+
+}  // namespace snaptok
