@@ -1,0 +1,19 @@
+// Lowercase normalizer: every char through Rust's char::to_lowercase (no
+// context rules: a final sigma stays σ); extra chars of a multi-char mapping
+// (U+0130 -> "i\u0307") are insertions aligned to the source char.
+// JSON: {"type": "Lowercase"}.
+#pragma once
+
+#include "snaptok/normalizers/normalizer.hpp"
+#include "snaptok/normalizers/rewrite.hpp"
+
+namespace snaptok {
+
+class LowercaseNormalizer final : public Normalizer {
+ public:
+  LowercaseNormalizer() = default;
+  explicit LowercaseNormalizer(const detail::Json&) {}
+  void normalize(NormalizedString& ns) const override { lowercase_rewrite(ns); }
+};
+
+}  // namespace snaptok

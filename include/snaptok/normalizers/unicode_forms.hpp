@@ -1,0 +1,27 @@
+// NFD, NFKD, NFC and NFKC normalizers: Unicode normalization with the data
+// and alignment semantics of HF `tokenizers` (see unicode/normalize.hpp).
+// JSON: {"type": "NFC"} (no fields; unknown fields are ignored, as in HF).
+#pragma once
+
+#include "snaptok/normalizers/normalizer.hpp"
+#include "snaptok/normalizers/rewrite.hpp"
+
+namespace snaptok {
+
+/// One of the four Unicode normalization forms.
+///
+/// Example: NFKC turns "ﬁ" (U+FB01) into "fi", both chars aligned to the
+/// original ligature.
+class UnicodeFormNormalizer final : public Normalizer {
+ public:
+  explicit UnicodeFormNormalizer(unicode::NormForm form) : form_(form) {}
+  void normalize(NormalizedString& ns) const override {
+    unicode_form_rewrite(ns, form_);
+  }
+  unicode::NormForm form() const noexcept { return form_; }
+
+ private:
+  unicode::NormForm form_;
+};
+
+}  // namespace snaptok
