@@ -23,7 +23,7 @@
 
 namespace snaptok {
 
-class BpeModel final : public Model {
+class BpeModel final : public VocabModel {
  public:
   /// Reads `{"type": "BPE", "vocab": {...}, "merges": [...], ...}`.
   explicit BpeModel(const detail::Json& json) {
@@ -43,10 +43,7 @@ class BpeModel final : public Model {
     byte_fallback_ = json.get_bool("byte_fallback", false);
     ignore_merges_ = json.get_bool("ignore_merges", false);
 
-    json.at("vocab").for_each_member([&](std::string_view token, const detail::Json& id) {
-      vocab_.add(token, id.u32());
-    });
-    vocab_.build();
+    read_vocab(json.at("vocab"));
     read_merges(json);
     if (byte_fallback_) {
       for (int b = 0; b < 256; ++b) {
@@ -113,18 +110,6 @@ class BpeModel final : public Model {
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
 
-  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
-    return vocab_.find(token);
-  }
-  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
-    return vocab_.token(id);
-  }
-  std::size_t vocab_size() const override { return vocab_.size(); }
-  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
-    std::vector<std::pair<std::string, std::uint32_t>> out;
-    vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
-    return out;
-  }
   void set_cache_budget(std::size_t bytes) override {
     cache_.set_budget(bytes);
     raw_cache_.set_budget(bytes);
@@ -332,7 +317,6 @@ class BpeModel final : public Model {
     return std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
   }
 
-  detail::Vocab vocab_;
   detail::U64Map merges_;  // (left id, right id) -> (rank << 32 | new id)
   std::optional<std::string> unk_token_;
   std::optional<std::string> prefix_;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/detail/hash.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/pre_tokenized_string.hpp"
 
@@ -30,6 +31,35 @@ class Model {
 
   /// Sets the byte budget of the model's piece cache (no-op without one).
   virtual void set_cache_budget(std::size_t /*bytes*/) {}
+};
+
+/// Base of the models whose vocabulary is a {"token": id} object (BPE,
+/// WordPiece, WordLevel): owns the flat table and answers the lookups.
+class VocabModel : public Model {
+ public:
+  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
+    return vocab_.find(token);
+  }
+  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
+    return vocab_.token(id);
+  }
+  std::size_t vocab_size() const override { return vocab_.size(); }
+  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
+    return out;
+  }
+
+ protected:
+  // Reads a {"token": id, ...} object into the table.
+  void read_vocab(const detail::Json& vocab) {
+    vocab.for_each_member([&](std::string_view token, const detail::Json& id) {
+      vocab_.add(token, id.u32());
+    });
+    vocab_.build();
+  }
+
+  detail::Vocab vocab_;
 };
 
 using ModelPtr = std::shared_ptr<Model>;

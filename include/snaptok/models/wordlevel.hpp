@@ -17,17 +17,14 @@
 
 namespace snaptok {
 
-class WordLevelModel final : public Model {
+class WordLevelModel final : public VocabModel {
  public:
   /// Reads `{"type": "WordLevel", "vocab": {"<unk>": 0, ...}, "unk_token": "<unk>"}`
   /// (both fields required, as in HF).
   explicit WordLevelModel(const detail::Json& json) {
     const detail::Json vocab = json.at("vocab");
     unk_token_ = json.at("unk_token").str();
-    vocab.for_each_member([&](std::string_view token, const detail::Json& id) {
-      vocab_.add(token, id.u32());
-    });
-    vocab_.build();
+    read_vocab(vocab);
     if (auto id = vocab_.find(unk_token_)) unk_id_ = *id;
   }
 
@@ -44,25 +41,12 @@ class WordLevelModel final : public Model {
     out.push_back({unk_id_, 0, n});
   }
 
-  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
-    return vocab_.find(token);
-  }
-  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
-    return vocab_.token(id);
-  }
-  std::size_t vocab_size() const override { return vocab_.size(); }
-  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
-    std::vector<std::pair<std::string, std::uint32_t>> out;
-    vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
-    return out;
-  }
 
   const std::string& unk_token() const noexcept { return unk_token_; }
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
 
-  detail::Vocab vocab_;
   std::string unk_token_;
   std::uint32_t unk_id_ = kNoId;
 };

@@ -23,7 +23,7 @@
 
 namespace snaptok {
 
-class WordPieceModel final : public Model {
+class WordPieceModel final : public VocabModel {
  public:
   /// Reads `{"type": "WordPiece", "unk_token": "[UNK]",
   /// "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
@@ -32,11 +32,10 @@ class WordPieceModel final : public Model {
     unk_token_ = json.at("unk_token").str();
     prefix_ = json.at("continuing_subword_prefix").str();
     max_chars_ = json.at("max_input_chars_per_word").u64();
-    json.at("vocab").for_each_member([&](std::string_view token, const detail::Json& id) {
-      vocab_.add(token, id.u32());
+    read_vocab(json.at("vocab"));
+    vocab_.for_each([&](std::string_view token, std::uint32_t) {
       max_token_len_ = std::max(max_token_len_, token.size());
     });
-    vocab_.build();
     if (auto id = vocab_.find(unk_token_)) unk_id_ = *id;
   }
 
@@ -80,18 +79,6 @@ class WordPieceModel final : public Model {
     }
   }
 
-  std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
-    return vocab_.find(token);
-  }
-  std::optional<std::string_view> id_to_token(std::uint32_t id) const override {
-    return vocab_.token(id);
-  }
-  std::size_t vocab_size() const override { return vocab_.size(); }
-  std::vector<std::pair<std::string, std::uint32_t>> vocab() const override {
-    std::vector<std::pair<std::string, std::uint32_t>> out;
-    vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
-    return out;
-  }
 
   const std::string& unk_token() const noexcept { return unk_token_; }
   const std::string& continuing_subword_prefix() const noexcept { return prefix_; }
@@ -108,7 +95,6 @@ class WordPieceModel final : public Model {
     return unk_id_;
   }
 
-  detail::Vocab vocab_;
   std::string unk_token_;
   std::string prefix_;
   std::size_t max_chars_ = 100;

@@ -138,6 +138,24 @@ inline void merge_encodings(Encoding& enc, Encoding pair, bool growing_offsets) 
   enc.overflowing = std::move(overflowing);
 }
 
+/// Replaces encoding i, and each of its overflowing parts, by
+/// wrap(part, i == 0) (how Bert and Roberta add their special tokens).
+template <class Wrap>
+void wrap_each(std::vector<Encoding>& encodings, Wrap&& wrap) {
+  for (std::size_t i = 0; i < encodings.size(); ++i) {
+    Encoding& e = encodings[i];
+    Encoding out = wrap(e, i == 0);
+    for (const Encoding& o : e.overflowing) out.overflowing.push_back(wrap(o, i == 0));
+    e = std::move(out);
+  }
+}
+
+/// Puts `first` before and `last` after the ids of one sequence.
+inline void surround_ids(std::vector<std::uint32_t>& ids, std::uint32_t first, std::uint32_t last) {
+  ids.insert(ids.begin(), first);
+  ids.push_back(last);
+}
+
 /// HF PostProcessor::process: tags sequences, runs `processor`, merges.
 inline Encoding run_post_processor(const PostProcessor& processor, Encoding enc,
                                    std::optional<Encoding> pair,

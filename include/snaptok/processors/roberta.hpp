@@ -30,12 +30,7 @@ class RobertaProcessing final : public PostProcessor {
     // Only the encodings themselves: their overflowing parts keep their type ids.
     for (Encoding& e : encodings) e.type_ids.assign(e.size(), 0);
     if (!add_special_tokens) return;
-    for (std::size_t i = 0; i < encodings.size(); ++i) {
-      Encoding& e = encodings[i];
-      Encoding out = wrap(e, i == 0);
-      for (const Encoding& o : e.overflowing) out.overflowing.push_back(wrap(o, i == 0));
-      e = std::move(out);
-    }
+    wrap_each(encodings, [&](const Encoding& e, bool first) { return wrap(e, first); });
   }
 
   void process_id_parts(std::vector<std::vector<std::uint32_t>>& parts,
@@ -48,9 +43,7 @@ class RobertaProcessing final : public PostProcessor {
   }
 
   void process_ids(std::vector<std::uint32_t>& ids, bool add_special_tokens) const override {
-    if (!add_special_tokens) return;
-    ids.insert(ids.begin(), cls_.id);
-    ids.push_back(sep_.id);
+    if (add_special_tokens) surround_ids(ids, cls_.id, sep_.id);
   }
 
  private:
