@@ -23,6 +23,7 @@ import pytest
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
+from parity_helpers import load_both  # noqa: E402
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
@@ -273,14 +274,7 @@ def shared_files():
 
 @pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
 def test_shared_tokenizer_decode(path):
-    js = path.read_text(encoding="utf-8")
-    try:
-        st_tok = snaptok.Tokenizer.from_str(js)
-    except snaptok.SnaptokError as e:
-        if "unknown type" in str(e):
-            pytest.skip(f"{path.name}: a component snaptok does not have yet: {e}")
-        raise
-    hf_tok = Tokenizer.from_str(js)
+    hf_tok, st_tok = load_both(path)
     n = hf_tok.get_vocab_size()
     seqs = id_sequences(n, seed=len(path.name))
     for text in ["Hello world, this is a test.", "Ünïcödé ça va? 日本語 😀", "  spaced  out  "]:

@@ -22,6 +22,7 @@ import pytest
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
+from parity_helpers import assert_same_encoding, load_both  # noqa: E402
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors, trainers  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
@@ -46,41 +47,6 @@ TEXTS = [
     "a",
 ]
 PAIRS = [None, "The quick brown fox", "", "jumps over the lazy dog! <mask>"]
-
-FIELDS = (
-    "ids",
-    "type_ids",
-    "tokens",
-    "offsets",
-    "attention_mask",
-    "special_tokens_mask",
-    "word_ids",
-    "sequence_ids",
-    "n_sequences",
-)
-
-
-def _norm(field, value):
-    if field == "offsets":
-        return [tuple(o) for o in value]
-    if isinstance(value, int):
-        return value
-    return list(value)
-
-
-def assert_same_encoding(st_enc, hf_enc, where="encoding"):
-    """Compares every field, then the overflowing parts recursively."""
-    for field in FIELDS:
-        got = _norm(field, getattr(st_enc, field))
-        want = _norm(field, getattr(hf_enc, field))
-        assert got == want, f"{where}.{field}: snaptok {got} != HF {want}"
-    assert len(st_enc) == len(hf_enc), where
-    assert len(st_enc.overflowing) == len(hf_enc.overflowing), (
-        f"{where}.overflowing: snaptok {len(st_enc.overflowing)} parts != HF {len(hf_enc.overflowing)}"
-    )
-    for i, (a, b) in enumerate(zip(st_enc.overflowing, hf_enc.overflowing)):
-        assert_same_encoding(a, b, f"{where}.overflowing[{i}]")
-
 
 def run_both(fn_hf, fn_st):
     """Returns (hf result, snaptok result); an exception on one side must be
@@ -377,20 +343,9 @@ def shared_files():
     return sorted(SHARED.glob("*.json"))
 
 
-def load_shared(path):
-    js = path.read_text(encoding="utf-8")
-    try:
-        st_tok = snaptok.Tokenizer.from_str(js)
-    except snaptok.SnaptokError as e:
-        if "unknown type" in str(e):
-            pytest.skip(f"{path.name}: a component snaptok does not have yet: {e}")
-        raise
-    return Tokenizer.from_str(js), st_tok
-
-
 @pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
 def test_shared_tokenizers(path):
-    hf_tok, st_tok = load_shared(path)
+    hf_tok, st_tok = load_both(path)
     texts = TEXTS + ["The quick brown fox jumps over the lazy dog. " * 8]
     for text in texts:
         for pair in PAIRS:

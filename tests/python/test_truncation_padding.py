@@ -24,6 +24,7 @@ import pytest
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
+from parity_helpers import assert_same_encoding, load_both  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers  # noqa: E402
 
 SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
@@ -43,39 +44,6 @@ TEXTS = [
     "The quick brown fox jumps over the lazy dog! " * 3,
     "Ünïcödé ça va? 日本語 😀 <s> x",
 ]
-
-FIELDS = (
-    "ids",
-    "type_ids",
-    "tokens",
-    "offsets",
-    "attention_mask",
-    "special_tokens_mask",
-    "word_ids",
-    "sequence_ids",
-    "n_sequences",
-)
-
-
-def _norm(field, value):
-    if field == "offsets":
-        return [tuple(o) for o in value]
-    if isinstance(value, int):
-        return value
-    return list(value)
-
-
-def assert_same_encoding(st_enc, hf_enc, where="encoding"):
-    for field in FIELDS:
-        got = _norm(field, getattr(st_enc, field))
-        want = _norm(field, getattr(hf_enc, field))
-        assert got == want, f"{where}.{field}: snaptok {got} != HF {want}"
-    assert len(st_enc.overflowing) == len(hf_enc.overflowing), (
-        f"{where}.overflowing: snaptok {len(st_enc.overflowing)} parts != HF {len(hf_enc.overflowing)}"
-    )
-    for i, (a, b) in enumerate(zip(st_enc.overflowing, hf_enc.overflowing)):
-        assert_same_encoding(a, b, f"{where}.overflowing[{i}]")
-
 
 def both(fn_hf, fn_st):
     """HF result and snaptok result, or (None, None) when both fail."""
@@ -420,14 +388,7 @@ def shared_files():
 
 @pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
 def test_shared_truncation_padding(path):
-    js = path.read_text(encoding="utf-8")
-    try:
-        st_tok = snaptok.Tokenizer.from_str(js)
-    except snaptok.SnaptokError as e:
-        if "unknown type" in str(e):
-            pytest.skip(f"{path.name}: a component snaptok does not have yet: {e}")
-        raise
-    hf_tok = Tokenizer.from_str(js)
+    hf_tok, st_tok = load_both(path)
     assert st_tok.truncation == hf_tok.truncation
     assert st_tok.padding == hf_tok.padding
     texts = TEXTS + ["Hello world, this is a test. " * 6]

@@ -1,0 +1,47 @@
+"""Helpers shared by the parity tests: comparing Encodings field by field
+with HF, and loading a shared tokenizer.json in both libraries."""
+
+from __future__ import annotations
+
+import snaptok
+from tokenizers import Tokenizer
+
+FIELDS = (
+    "ids",
+    "type_ids",
+    "tokens",
+    "offsets",
+    "attention_mask",
+    "special_tokens_mask",
+    "word_ids",
+    "sequence_ids",
+    "n_sequences",
+)
+
+
+def _norm(field, value):
+    if field == "offsets":
+        return [tuple(o) for o in value]
+    if isinstance(value, int):
+        return value
+    return list(value)
+
+
+def assert_same_encoding(st_enc, hf_enc, where="encoding"):
+    """Compares every field, then the overflowing parts recursively."""
+    for field in FIELDS:
+        got = _norm(field, getattr(st_enc, field))
+        want = _norm(field, getattr(hf_enc, field))
+        assert got == want, f"{where}.{field}: snaptok {got} != HF {want}"
+    assert len(st_enc) == len(hf_enc), where
+    assert len(st_enc.overflowing) == len(hf_enc.overflowing), (
+        f"{where}.overflowing: snaptok {len(st_enc.overflowing)} parts != HF {len(hf_enc.overflowing)}"
+    )
+    for i, (a, b) in enumerate(zip(st_enc.overflowing, hf_enc.overflowing)):
+        assert_same_encoding(a, b, f"{where}.overflowing[{i}]")
+
+
+def load_both(path):
+    """Returns (HF tokenizer, snaptok tokenizer) for a tokenizer.json file."""
+    js = path.read_text(encoding="utf-8")
+    return Tokenizer.from_str(js), snaptok.Tokenizer.from_str(js)
