@@ -15,6 +15,7 @@ Bad charsmaps must give a SnaptokError naming the JSON path, never a crash.
 
 import base64
 import json
+import os
 import random
 import struct
 from pathlib import Path
@@ -29,7 +30,7 @@ from tokenizers import decoders, models, pre_tokenizers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-SHARED = ROOT / ".." / "shared" / "data"
+SHARED = Path(os.environ.get("SNAPTOK_SHARED_DATA", ROOT / ".." / "shared" / "data"))
 BOTCHAN = DATA / "spm-botchan-unigram-1000-t5" / "tokenizer.json"
 
 ALL_CPS = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
