@@ -1,0 +1,96 @@
+"""The Python surface: zero-copy NumPy output, str/bytes input, threads,
+errors, and settings that must not change results."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import snaptok
+
+tokenizers = pytest.importorskip("tokenizers")
+
+GPT2 = Path(__file__).resolve().parents[1] / "data" / "gpt2" / "tokenizer.json"
+DOCS = [
+    "Hello world, this is snaptok!",
+    "",
+    "<|endoftext|> special tokens  and   spaces\n\n",
+    "Ünïcödé — 日本語 😀 " * 50,
+    "x" * 70000,
+] + [f"document number {i}: " + "words and more words " * (i % 40) for i in range(300)]
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return snaptok.Tokenizer.from_file(str(GPT2))
+
+
+@pytest.fixture(scope="module")
+def hf():
+    return tokenizers.Tokenizer.from_file(str(GPT2))
+
+
+def test_encode_to_numpy_is_zero_copy(tok):
+    ids, offsets = tok.encode_to_numpy(DOCS)
+    for arr, dtype in ((ids, np.uint32), (offsets, np.int64)):
+        assert arr.dtype == dtype and arr.ndim == 1
+        # NumPy does not own the data: it wraps the buffer the C++ side filled.
+        assert not arr.flags.owndata
+        assert arr.base is not None and not isinstance(arr.base, np.ndarray)
+        # Same address as the exporting buffer: no copy was made on the way.
+        exported = np.frombuffer(arr.base, dtype=dtype)
+        assert exported.__array_interface__["data"][0] == arr.__array_interface__["data"][0]
+        assert exported.size == arr.size
+
+
+def test_encode_to_numpy_rows_equal_hf(tok, hf):
+    ids, offsets = tok.encode_to_numpy(DOCS)
+    assert len(offsets) == len(DOCS) + 1 and offsets[0] == 0 and offsets[-1] == len(ids)
+    expected = [e.ids for e in hf.encode_batch(DOCS)]
+    for i, want in enumerate(expected):
+        assert ids[offsets[i] : offsets[i + 1]].tolist() == want, f"document {i}"
+
+
+def test_threads_bytes_and_str_give_the_same_ids(tok):
+    one, off_one = tok.encode_to_numpy(DOCS, num_threads=1)
+    two, off_two = tok.encode_to_numpy([d.encode() for d in DOCS], num_threads=2)
+    assert np.array_equal(one, two) and np.array_equal(off_one, off_two)
+    assert tok.encode_ids(DOCS[3]) == tok.encode(DOCS[3].encode()).ids
+
+
+def test_invalid_utf8_names_the_byte(tok):
+    with pytest.raises(snaptok.SnaptokError, match="invalid UTF-8 at byte 2"):
+        tok.encode(b"ok\xc3(")
+    with pytest.raises(snaptok.SnaptokError, match="invalid UTF-8"):
+        tok.encode_to_numpy(["fine", b"\xff"])
+    with pytest.raises(TypeError):
+        tok.encode(42)
+
+
+def test_load_errors_name_what_failed(tmp_path):
+    with pytest.raises(snaptok.SnaptokError, match="cannot open file"):
+        snaptok.Tokenizer.from_file(str(tmp_path / "missing.json"))
+    with pytest.raises(snaptok.SnaptokError, match="malformed JSON"):
+        snaptok.Tokenizer.from_str("{not json")
+    bad = GPT2.read_text(encoding="utf-8").replace('"type":"ByteLevel","add_prefix_space":false', '"type":"Nope","add_prefix_space":false', 1)
+    with pytest.raises(snaptok.SnaptokError, match='pre_tokenizer: unknown type "Nope"'):
+        snaptok.Tokenizer.from_str(bad)
+
+
+def test_cache_budget_and_special_tokens_switch(tok, hf):
+    text = "repeat " * 1000 + "<|endoftext|>"
+    before = tok.encode_ids(text)
+    tok.set_cache_budget(0)
+    try:
+        assert tok.encode_ids(text) == before
+    finally:
+        tok.set_cache_budget(64 << 20)
+    assert before[-1] == 50256
+    tok.encode_special_tokens = True
+    try:
+        hf.encode_special_tokens = True
+        assert tok.encode(text).ids == hf.encode(text).ids
+        assert 50256 not in tok.encode_ids(text)
+    finally:
+        tok.encode_special_tokens = False
+        hf.encode_special_tokens = False
