@@ -110,9 +110,13 @@ class BpeModel final : public VocabModel {
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
 
+  /// Sets the total byte budget of the piece caches; with the byte-level
+  /// fast path it is shared half and half between its cache (raw bytes) and
+  /// the general path's (byte-level text).
   void set_cache_budget(std::size_t bytes) override {
-    cache_.set_budget(bytes);
-    raw_cache_.set_budget(bytes);
+    const std::size_t raw = byte_level_ready_ ? bytes / 2 : 0;
+    raw_cache_.set_budget(raw);
+    cache_.set_budget(bytes - raw);
   }
 
  private:
@@ -259,6 +263,7 @@ class BpeModel final : public VocabModel {
       if (!id) byte_level_ready_ = false;
       raw_byte_ids_[b] = id.value_or(kNoId);
     }
+    set_cache_budget(detail::PieceCache::kDefaultBudget);
   }
 
   void merge_all(std::vector<Symbol>& symbols) const {
