@@ -3,8 +3,14 @@ with HF, and loading a shared tokenizer.json in both libraries."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import snaptok
 from tokenizers import Tokenizer
+
+SYNTHETIC = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
+UNK_WORD_LEVEL = {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}
 
 FIELDS = (
     "ids",
@@ -45,3 +51,25 @@ def load_both(path):
     """Returns (HF tokenizer, snaptok tokenizer) for a tokenizer.json file."""
     js = path.read_text(encoding="utf-8")
     return Tokenizer.from_str(js), snaptok.Tokenizer.from_str(js)
+
+
+def synthetic_files(keep=lambda path: True):
+    """The shared synthetic tokenizer.json files (none when the shared data is absent)."""
+    if not SYNTHETIC.is_dir():
+        return []
+    return sorted(p for p in SYNTHETIC.glob("*.json") if keep(p))
+
+
+def pipeline_json(normalizer=None, pre_tokenizer=None, model=None, added_tokens=()):
+    """A tokenizer.json with the given stages (a WordLevel "[UNK]" model by default)."""
+    return json.dumps({
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": list(added_tokens),
+        "normalizer": normalizer,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": None,
+        "decoder": None,
+        "model": model or UNK_WORD_LEVEL,
+    })

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
-from parity_helpers import load_both  # noqa: E402
+from parity_helpers import load_both, synthetic_files  # noqa: E402
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models  # noqa: E402
 
-SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
 
 VOCAB_TOKENS = [
     # Metaspace / Replace
@@ -266,13 +264,7 @@ def test_decoder_json_forms(base_json, case):
 # ---------------------------------------------------------- shared tokenizers
 
 
-def shared_files():
-    if not SHARED.is_dir():
-        return []
-    return sorted(SHARED.glob("*.json"))
-
-
-@pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", synthetic_files(), ids=lambda p: p.name)
 def test_shared_tokenizer_decode(path):
     hf_tok, st_tok = load_both(path)
     n = hf_tok.get_vocab_size()

@@ -15,17 +15,15 @@ checked too. /work/shared synthetic tokenizers are used when present.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
-from parity_helpers import assert_same_encoding, load_both  # noqa: E402
+from parity_helpers import assert_same_encoding, load_both, synthetic_files  # noqa: E402
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors, trainers  # noqa: E402
 
-SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
 
 CORPUS = [
     "Hello world, this is a test. The quick brown fox jumps over the lazy dog!",
@@ -337,13 +335,7 @@ def test_post_processor_json_forms(byte_level_json, case):
 # ---------------------------------------------------------- shared tokenizers
 
 
-def shared_files():
-    if not SHARED.is_dir():
-        return []
-    return sorted(SHARED.glob("*.json"))
-
-
-@pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", synthetic_files(), ids=lambda p: p.name)
 def test_shared_tokenizers(path):
     hf_tok, st_tok = load_both(path)
     texts = TEXTS + ["The quick brown fox jumps over the lazy dog. " * 8]

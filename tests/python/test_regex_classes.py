@@ -6,12 +6,12 @@ snaptok runs regexes on the system Oniguruma but pins Unicode classes to
 ranges generated from `tokenizers` (tools/gen_regex_classes.py); this test
 is what proves the pinning, over U+0000..U+10FFFF (surrogates excluded)."""
 
-import json
-
 import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
+
+from parity_helpers import pipeline_json  # noqa: E402
 
 PATTERNS = [
     r"\p{L}",
@@ -39,20 +39,12 @@ ALL_CODE_POINTS = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 
 
 def split_tokenizer(pattern: str) -> str:
     """A WordLevel tokenizer whose pieces are the text between class members."""
-    return json.dumps(
-        {
-            "version": "1.0",
-            "added_tokens": [],
-            "normalizer": None,
-            "pre_tokenizer": {
-                "type": "Split",
-                "pattern": {"Regex": pattern},
-                "behavior": "Removed",
-                "invert": False,
-            },
-            "post_processor": None,
-            "decoder": None,
-            "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"},
+    return pipeline_json(
+        pre_tokenizer={
+            "type": "Split",
+            "pattern": {"Regex": pattern},
+            "behavior": "Removed",
+            "invert": False,
         }
     )
 

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 hf = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
-from parity_helpers import assert_same_encoding, load_both  # noqa: E402
+from parity_helpers import assert_same_encoding, load_both, synthetic_files  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers  # noqa: E402
 
-SHARED = Path(__file__).parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
 
 CORPUS = [
     "Hello world, this is a test. The quick brown fox jumps over the lazy dog!",
@@ -380,13 +378,11 @@ def test_settings_roundtrip_through_hf(base_json):
 # ---------------------------------------------------------- shared tokenizers
 
 
-def shared_files():
-    if not SHARED.is_dir():
-        return []
-    return sorted(p for p in SHARED.glob("*.json") if "trunc" in p.name or "pad" in p.name)
+def truncation_padding_files():
+    return synthetic_files(lambda p: "trunc" in p.name or "pad" in p.name)
 
 
-@pytest.mark.parametrize("path", shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", truncation_padding_files(), ids=lambda p: p.name)
 def test_shared_truncation_padding(path):
     hf_tok, st_tok = load_both(path)
     assert st_tok.truncation == hf_tok.truncation

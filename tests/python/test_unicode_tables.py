@@ -22,7 +22,6 @@ ids there).
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 
@@ -30,6 +29,8 @@ import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
+
+from parity_helpers import pipeline_json as tokenizer_json  # noqa: E402
 
 PLANES = [
     [c for c in range(lo, lo + 0x10000) if not 0xD800 <= c <= 0xDFFF]
@@ -46,20 +47,6 @@ BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
               "vocab": BYTE_VOCAB, "merges": []}
 # Planes with assigned characters (the others are unassigned or private use).
 ASSIGNED_PLANES = (0, 1, 2, 3, 14)
-
-
-def tokenizer_json(normalizer=None, pre_tokenizer=None, model=None, added_tokens=()):
-    return json.dumps({
-        "version": "1.0",
-        "truncation": None,
-        "padding": None,
-        "added_tokens": list(added_tokens),
-        "normalizer": normalizer,
-        "pre_tokenizer": pre_tokenizer,
-        "post_processor": None,
-        "decoder": None,
-        "model": model or {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"},
-    })
 
 
 def assert_same(js: str, text: str, what: str) -> None:
