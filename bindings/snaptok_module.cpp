@@ -10,6 +10,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <snaptok/simd/dispatch.hpp>
 #include <snaptok/tokenizer.hpp>
 
 #include <cstdint>
@@ -308,4 +309,11 @@ NB_MODULE(_core, m) {
                    "When True, special tokens in the input are encoded as plain text.")
       .def("set_cache_budget", &snaptok::Tokenizer::set_cache_budget, "bytes"_a,
            "Sets the byte budget of the piece cache (0 disables it).");
+
+  // SIMD target (snaptok/simd/dispatch.hpp); SNAPTOK_SIMD caps it.
+  m.def(
+      "simd_target", [] { return std::string(snaptok::simd_target()); },
+      "Returns the name of the SIMD target the kernels run on, e.g. 'AVX2' "
+      "(capped by the SNAPTOK_SIMD environment variable: scalar, sse4, avx2 "
+      "or avx3), or 'none (built without Highway)'.");
 }

@@ -7,6 +7,7 @@ snaptok_system_packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   python3 python3-dev python3-venv
   libhwy-dev libonig-dev libsimdjson-dev doctest-dev
+  g++-aarch64-linux-gnu  # tests/cmake/check_neon.sh: NEON compile check
 )
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: C++ (doctest via ctest), the CMake consumer projects, the
-# conda recipe check, and the Python tests. Each step runs even if an earlier
-# one failed; the exit status is non-zero if any failed.
+# NEON cross-compile check, the conda recipe check, and the Python tests. Each
+# step runs even if an earlier one failed; the exit status is non-zero if any
+# failed.
 #
 # Environment: SNAPTOK_JOBS (default: nproc), CMAKE (default: cmake).
 set -euo pipefail
@@ -40,6 +41,7 @@ if [ ${#failed[@]} -ne 0 ]; then
 fi
 step "C++ tests" cpp_tests
 step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
+step "NEON build" tests/cmake/check_neon.sh build/neon
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
 step "Python tests" .venv/bin/python -m pytest tests/python -q
 

@@ -6,7 +6,7 @@
 [15496, 995]
 """
 
-from ._core import Encoding, SnaptokError, Tokenizer
+from ._core import Encoding, SnaptokError, Tokenizer, simd_target
 
-__all__ = ["Encoding", "SnaptokError", "Tokenizer", "__version__"]
+__all__ = ["Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
 __version__ = "0.1.0"

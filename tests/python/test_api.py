@@ -94,3 +94,8 @@ def test_cache_budget_and_special_tokens_switch(tok, hf):
     finally:
         tok.encode_special_tokens = False
         hf.encode_special_tokens = False
+
+
+def test_simd_target_names_the_dispatched_target():
+    name = snaptok.simd_target()
+    assert isinstance(name, str) and name

@@ -1,0 +1,242 @@
+// The one dispatching header of snaptok's SIMD kernels: include this (never a
+// *-inl.h) to call a kernel. Each entry point picks, at run time, the best
+// Highway target the CPU supports among those compiled, or runs portable
+// scalar C++ when snaptok is built without Highway (SNAPTOK_NO_HIGHWAY).
+//
+//   #include <snaptok/simd/dispatch.hpp>
+//   snaptok::simd::ByteClassMasks m;
+//   snaptok::simd::classify_block(p, 64, m);
+//   std::printf("%s\n", std::string(snaptok::simd_target()).c_str());  // "AVX3_DL"
+//
+// How it works (Highway 1.0.3 in a header-only library): this header sets
+// HWY_TARGET_INCLUDE to itself and includes hwy/foreach_target.h, which
+// re-includes it once per target; each pass includes the kernels
+// (snaptok/simd/*-inl.h, guarded per target) into the namespace
+// snaptok::simd::N_<TARGET>. Each public entry point is an inline function
+// whose body holds HWY_EXPORT (a function-local static dispatch table) and
+// HWY_DYNAMIC_DISPATCH: inline functions are merged by the linker, so the
+// program has one table per entry point however many translation units
+// include this header (tests/cmake/odr checks it).
+//
+// Limits that come from Highway 1.0.3:
+// - hwy/foreach_target.h works once per translation unit: a translation unit
+//   that includes this header cannot also run its own foreach_target pass
+//   (put such code in a different .cpp file).
+// - Every translation unit must be compiled with the same target flags (never
+//   add -march to only some of them): the inline entry points must be the same
+//   everywhere.
+//
+// Target selection: SNAPTOK_SIMD (environment, read once, before the first
+// dispatch) caps the target: scalar | sse4 | avx2 | avx3 (case-insensitive;
+// empty means no cap). An unknown value is reported once on stderr and
+// ignored. set_max_target() does the same from code. Both work through
+// hwy::DisableTargets, which is process-wide: other Highway users in the same
+// process see the cap too.
+#ifndef SNAPTOK_SIMD_DISPATCH_HPP_
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/simd/byte_classes.hpp"
+
+// ---------------------------------------------------------------------------
+// Parts shared by both builds (parsed once; guarded separately because the
+// Highway build re-includes this file).
+#ifndef SNAPTOK_SIMD_DISPATCH_COMMON_
+#define SNAPTOK_SIMD_DISPATCH_COMMON_
+namespace snaptok::simd {
+
+// The most capable target a run may use (SNAPTOK_SIMD, set_max_target).
+enum class TargetCap {
+  none,    // no cap: the best target the CPU supports
+  scalar,  // Highway's portable fallback (HWY_SCALAR / HWY_EMU128) only
+  sse4,    // SSE4 and below
+  avx2,    // AVX2 and below
+  avx3,    // AVX3 (AVX-512 F/BW/DQ/VL) and below: no AVX3_DL
+};
+
+// Returns the cap a SNAPTOK_SIMD value names: "scalar", "sse4", "avx2" or
+// "avx3" in any letter case, TargetCap::none for "" ; std::nullopt for any
+// other value. Surrounding spaces are ignored.
+//   parse_target_cap("AVX2") == TargetCap::avx2
+//   parse_target_cap("avx9") == std::nullopt
+inline std::optional<TargetCap> parse_target_cap(std::string_view value) {
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
+    value.remove_prefix(1);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+    value.remove_suffix(1);
+  std::string lower(value);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.empty()) return TargetCap::none;
+  if (lower == "scalar") return TargetCap::scalar;
+  if (lower == "sse4") return TargetCap::sse4;
+  if (lower == "avx2") return TargetCap::avx2;
+  if (lower == "avx3") return TargetCap::avx3;
+  return std::nullopt;
+}
+
+}  // namespace snaptok::simd
+#endif  // SNAPTOK_SIMD_DISPATCH_COMMON_
+
+#if defined(SNAPTOK_NO_HIGHWAY)
+// ---------------------------------------------------------------------------
+// Built without Highway: the same entry points in portable scalar C++.
+#define SNAPTOK_SIMD_DISPATCH_HPP_
+
+namespace snaptok {
+
+// Returns the name of the SIMD target the kernels run on: here always
+// "none (built without Highway)".
+inline std::string_view simd_target() { return "none (built without Highway)"; }
+
+namespace simd {
+
+// See the Highway build below; without Highway this is classify_block_portable.
+inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
+  classify_block_portable(p, n, out);
+}
+
+// Returns the names of the targets compiled into this program: none here.
+inline std::vector<std::string_view> compiled_targets() { return {}; }
+
+// Without Highway there is nothing to cap; accepted for API parity.
+inline void set_max_target(TargetCap) {}
+
+}  // namespace simd
+}  // namespace snaptok
+
+#else  // Highway build
+// ---------------------------------------------------------------------------
+// First inclusion: start Highway's per-target passes over this file.
+#ifndef SNAPTOK_SIMD_DISPATCH_STARTED_
+#define SNAPTOK_SIMD_DISPATCH_STARTED_
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "snaptok/simd/dispatch.hpp"
+#include <hwy/foreach_target.h>  // re-includes this file once per target
+#endif
+
+// Every pass (each target, then the static target): the kernels.
+#include <hwy/highway.h>
+
+#include "snaptok/simd/byte_classes-inl.h"
+#include "snaptok/simd/target-inl.h"
+
+#if HWY_ONCE
+// Last pass: the dispatching entry points, compiled once.
+#define SNAPTOK_SIMD_DISPATCH_HPP_
+
+namespace snaptok::simd {
+namespace detail {
+
+// Returns the targets (HWY_* bits) a cap disables: every target better than
+// the capped one. On non-x86 builds only "scalar" disables anything.
+inline std::int64_t disabled_targets_for(TargetCap cap) {
+  std::int64_t keep_from = 0;  // lowest bit allowed; better targets have lower bits
+  switch (cap) {
+    case TargetCap::none:
+      return 0;
+    case TargetCap::scalar:
+      keep_from = HWY_EMU128 < HWY_SCALAR ? HWY_EMU128 : HWY_SCALAR;
+      break;
+#if HWY_ARCH_X86
+    case TargetCap::sse4:
+      keep_from = HWY_SSE4;
+      break;
+    case TargetCap::avx2:
+      keep_from = HWY_AVX2;
+      break;
+    case TargetCap::avx3:
+      keep_from = HWY_AVX3;
+      break;
+#else
+    default:
+      return 0;
+#endif
+  }
+  return keep_from - 1;  // all lower (better) bits
+}
+
+// Applies SNAPTOK_SIMD once per process, before the first dispatch.
+inline void apply_env_target_cap() {
+  const char* env = std::getenv("SNAPTOK_SIMD");
+  if (env == nullptr) return;
+  const std::optional<TargetCap> cap = parse_target_cap(env);
+  if (!cap) {
+    std::fprintf(stderr,
+                 "snaptok: ignoring SNAPTOK_SIMD=\"%s\": expected scalar, sse4, "
+                 "avx2 or avx3 (any letter case)\n",
+                 env);
+    return;
+  }
+  if (*cap != TargetCap::none) hwy::DisableTargets(disabled_targets_for(*cap));
+}
+
+inline void ensure_configured() {
+  static const bool configured = (apply_env_target_cap(), true);
+  (void)configured;
+}
+
+// Returns the HWY_* bit of the target a dispatched call runs on now.
+inline std::int64_t dispatched_target() {
+  ensure_configured();
+  HWY_EXPORT(this_target);
+  return HWY_DYNAMIC_DISPATCH(this_target)();
+}
+
+}  // namespace detail
+
+// Returns (in out) the byte-class masks of the n <= 64 bytes at p: bit i of
+// each mask is byte p[i]; bits at or past n are 0; reads exactly min(n, 64)
+// bytes, no alignment needed. Same result as classify_block_scalar on every
+// target.
+//   ByteClassMasks m;
+//   classify_block("ab 1'\xc3\xa9", 7, m);  // m.letter == 0b11, m.space == 0b100
+inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
+  detail::ensure_configured();
+  HWY_EXPORT(classify_block);
+  HWY_DYNAMIC_DISPATCH(classify_block)(p, n, out);
+}
+
+// Returns the names of the targets compiled into this program (whether or not
+// this CPU supports them), best first, e.g. {"AVX3_DL", "AVX3", "AVX2",
+// "SSE4", "SSSE3", "SCALAR"}.
+inline std::vector<std::string_view> compiled_targets() {
+  std::vector<std::string_view> names;
+  for (std::int64_t t = HWY_TARGETS; t != 0; t &= t - 1) {
+    names.emplace_back(hwy::TargetName(t & -t));
+  }
+  return names;
+}
+
+// Caps the target for the rest of the process (like SNAPTOK_SIMD, which is
+// applied first); TargetCap::none lifts any cap. Process-wide (it calls
+// hwy::DisableTargets); not meant to race with running kernels.
+inline void set_max_target(TargetCap cap) {
+  detail::ensure_configured();
+  hwy::DisableTargets(detail::disabled_targets_for(cap));
+}
+
+}  // namespace snaptok::simd
+
+namespace snaptok {
+
+// Returns the name of the Highway target runtime dispatch chooses now:
+// "AVX3_DL", "AVX3", "AVX2", "SSE4", "SSSE3", "NEON", "SCALAR", ... (after
+// SNAPTOK_SIMD, set_max_target and hwy::SetSupportedTargetsForTest), or
+// "none (built without Highway)".
+inline std::string_view simd_target() {
+  return hwy::TargetName(simd::detail::dispatched_target());
+}
+
+}  // namespace snaptok
+
+#endif  // HWY_ONCE
+#endif  // Highway build
+#endif  // SNAPTOK_SIMD_DISPATCH_HPP_

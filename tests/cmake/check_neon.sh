@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# NEON build check: cross-compiles (compile only, no link: there is no aarch64
+# libhwy here) a small translation unit that includes snaptok/simd/dispatch.hpp
+# and calls every SIMD entry point, for aarch64 with aarch64-linux-gnu-g++.
+# Highway's headers are architecture-independent, so the host's
+# /usr/include/hwy serves. Skips (exit 0) when the cross compiler is missing
+# (Debian/Ubuntu: apt install g++-aarch64-linux-gnu).
+#
+# Usage: tests/cmake/check_neon.sh [work-dir]   (default: a fresh temp dir)
+# Environment: AARCH64_CXX (default aarch64-linux-gnu-g++),
+#              HWY_INCLUDE_DIR (default /usr/include).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cxx=${AARCH64_CXX:-aarch64-linux-gnu-g++}
+hwy_include=${HWY_INCLUDE_DIR:-/usr/include}
+
+if ! command -v "$cxx" >/dev/null 2>&1; then
+  echo "NEON build: skipped ($cxx not found; apt install g++-aarch64-linux-gnu)"
+  exit 0
+fi
+if [ ! -f "$hwy_include/hwy/foreach_target.h" ]; then
+  echo "NEON build: skipped (no Highway headers in $hwy_include)"
+  exit 0
+fi
+
+work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/snaptok-neon.XXXXXX")}
+mkdir -p "$work"
+src="$work/neon_check.cpp"
+cat >"$src" <<'CPP'
+#include <snaptok/simd/dispatch.hpp>
+
+#if !HWY_ARCH_ARM_A64
+#error "not compiling for aarch64"
+#endif
+#if !(HWY_TARGETS & HWY_NEON)
+#error "Highway does not compile its NEON target here"
+#endif
+
+int neon_check(const char* p, unsigned long n) {
+  snaptok::simd::ByteClassMasks m;
+  snaptok::simd::classify_block(p, n, m);
+  snaptok::simd::set_max_target(snaptok::simd::TargetCap::scalar);
+  return static_cast<int>(m.letter ^ m.other) +
+         static_cast<int>(snaptok::simd_target().size()) +
+         static_cast<int>(snaptok::simd::compiled_targets().size());
+}
+CPP
+
+# -isystem keeps the host's other headers out of the way: only hwy/ is used
+# from there, after the cross toolchain's own C++ and libc headers.
+"$cxx" -std=c++20 -O2 -Wall -Wextra -Werror -c "$src" -o "$work/neon_check.o" \
+  -I "$root/include" -idirafter "$hwy_include"
+# Which targets were generated (the symbols of classify_block per target).
+targets=$(nm -C "$work/neon_check.o" | grep -o 'snaptok::simd::N_[A-Z0-9_]*::classify_block' \
+  | sed 's/.*N_\([A-Z0-9_]*\)::.*/\1/' | sort -u | tr '\n' ' ')
+echo "NEON build: ok ($cxx; kernels compiled for: ${targets:-?})"

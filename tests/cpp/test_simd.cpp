@@ -1,0 +1,270 @@
+// SIMD kernels (snaptok/simd/dispatch.hpp): every compiled Highway target the
+// CPU supports is forced in turn (hwy::SetSupportedTargetsForTest) and
+// compared with the scalar reference; builds without Highway check the
+// portable path the same way.
+#include <doctest/doctest.h>
+
+#include <snaptok/simd/dispatch.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using snaptok::simd::ByteClassMasks;
+using snaptok::simd::TargetCap;
+
+// Runs fn(name) once per target: each compiled target this CPU supports,
+// forced, with Highway; once ("none") without.
+void for_each_target(const std::function<void(const std::string&)>& fn) {
+#ifdef SNAPTOK_NO_HIGHWAY
+  fn("none");
+#else
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  REQUIRE(!targets.empty());
+  for (const std::int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    fn(hwy::TargetName(target));
+  }
+  hwy::SetSupportedTargetsForTest(0);
+#endif
+}
+
+std::string hex(const char* p, std::size_t n) {
+  std::string s;
+  char buf[4];
+  for (std::size_t i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(p[i]));
+    if (i) s += (i % 16 == 0) ? '\n' : ' ';
+    s += buf;
+  }
+  return s;
+}
+
+std::string masks(const ByteClassMasks& m) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "letter=%016llx digit=%016llx space=%016llx newline=%016llx "
+                "nonascii=%016llx apostrophe=%016llx other=%016llx",
+                static_cast<unsigned long long>(m.letter),
+                static_cast<unsigned long long>(m.digit),
+                static_cast<unsigned long long>(m.space),
+                static_cast<unsigned long long>(m.newline),
+                static_cast<unsigned long long>(m.nonascii),
+                static_cast<unsigned long long>(m.apostrophe),
+                static_cast<unsigned long long>(m.other));
+  return buf;
+}
+
+// Returns true if classify_block agrees with the reference on (p, n); on the
+// first disagreement reports the target, the bytes and both results.
+bool agrees(const std::string& target, const char* p, std::size_t n) {
+  ByteClassMasks want, got;
+  snaptok::simd::classify_block_scalar(p, n, want);
+  // Poison the output so a kernel that leaves a field unset is caught.
+  got.letter = got.digit = got.space = got.newline = got.nonascii =
+      got.apostrophe = got.other = 0xA5A5A5A5A5A5A5A5ull;
+  snaptok::simd::classify_block(p, n, got);
+  if (got == want) return true;
+  FAIL_CHECK("classify_block differs from classify_block_scalar on target "
+             << target << ", n=" << n << ", address%64="
+             << (reinterpret_cast<std::uintptr_t>(p) % 64) << "\nbytes:\n"
+             << hex(p, n) << "\nwant: " << masks(want) << "\ngot:  " << masks(got));
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("simd: classify_block_scalar classes") {
+  ByteClassMasks m;
+  snaptok::simd::classify_block_scalar("ab 1'\xc3\xa9\r\n\t\v\f_Z9", 15, m);
+  CHECK(m.letter == 0b010000000000011);
+  CHECK(m.digit == 0b100000000001000);
+  CHECK(m.space == 0b000111110000100);
+  CHECK(m.newline == 0b000000110000000);
+  CHECK(m.nonascii == 0b000000001100000);
+  CHECK(m.apostrophe == 0b000000000010000);
+  CHECK(m.other == 0b001000000000000);
+  // Each byte is in exactly one class (newline is part of space).
+  for (unsigned b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    snaptok::simd::classify_block_scalar(&c, 1, m);
+    CHECK(m.newline == (m.newline & m.space));
+    CHECK((m.letter + m.digit + m.space + m.nonascii + m.apostrophe + m.other) == 1);
+  }
+}
+
+TEST_CASE("simd: classify_block_portable equals the reference") {
+  std::vector<char> buf(64);
+  for (std::size_t pos = 0; pos < 64; ++pos) {
+    for (unsigned b = 0; b < 256; ++b) {
+      std::fill(buf.begin(), buf.end(), 'x');
+      buf[pos] = static_cast<char>(b);
+      for (const std::size_t n : {pos + 1, std::size_t{64}}) {
+        ByteClassMasks want, got;
+        snaptok::simd::classify_block_scalar(buf.data(), n, want);
+        snaptok::simd::classify_block_portable(buf.data(), n, got);
+        if (!(got == want)) {
+          FAIL_CHECK("portable differs, n=" << n << " bytes:\n" << hex(buf.data(), n)
+                     << "\nwant: " << masks(want) << "\ngot:  " << masks(got));
+          return;
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("simd: classify_block equals the reference on every target") {
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+#ifndef SNAPTOK_NO_HIGHWAY
+    CHECK(snaptok::simd_target() == target);
+#endif
+    // A 64-byte aligned arena so every address offset mod 64 can be tried.
+    alignas(64) char arena[256];
+    bool ok = true;
+
+    // Every byte value at every position, in a block of 'x' and of '\xff'
+    // filler, as a full block and as a block that ends right after it.
+    for (const char fill : {'x', '\xff', ' '}) {
+      for (std::size_t pos = 0; pos < 64 && ok; ++pos) {
+        for (unsigned b = 0; b < 256 && ok; ++b) {
+          char* p = arena + 64 + (pos % 7);
+          std::fill(p, p + 64, fill);
+          p[pos] = static_cast<char>(b);
+          ok = agrees(target, p, 64) && agrees(target, p, pos + 1);
+        }
+      }
+    }
+
+    // All 256 byte values, four full blocks.
+    for (unsigned block = 0; block < 4 && ok; ++block) {
+      for (unsigned i = 0; i < 64; ++i) arena[i] = static_cast<char>(block * 64 + i);
+      ok = agrees(target, arena, 64);
+    }
+
+    // Random buffers of every length 0..64 at every address offset 0..63,
+    // drawn from ASCII classes and high bytes.
+    std::mt19937 rng(1234);
+    const std::string_view alphabet =
+        "aZq09 \t\n\r\v\f'\"_-.,!~\x01\x7f\x80\xbf\xc3\xe2\xf0\xff";
+    for (std::size_t n = 0; n <= 64 && ok; ++n) {
+      for (std::size_t offset = 0; offset < 64 && ok; ++offset) {
+        for (int rep = 0; rep < 4 && ok; ++rep) {
+          char* p = arena + offset;
+          for (std::size_t i = 0; i < 128; ++i) {
+            p[i] = (rng() & 3) ? alphabet[rng() % alphabet.size()]
+                               : static_cast<char>(rng());
+          }
+          ok = agrees(target, p, n);
+        }
+      }
+    }
+
+    // Reads exactly n bytes: exact-size heap blocks (ASan builds catch an
+    // overread), and n > 64 is treated as 64.
+    for (std::size_t n = 0; n <= 64 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n == 0 ? 1 : n]);
+      for (std::size_t i = 0; i < n; ++i) exact[i] = static_cast<char>('a' + i % 26);
+      ok = agrees(target, exact.get(), n);
+    }
+    std::fill(arena, arena + 100, '7');
+    ByteClassMasks m;
+    snaptok::simd::classify_block(arena, 100, m);
+    CHECK(m.digit == ~std::uint64_t{0});
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
+TEST_CASE("simd: simd_target and the compiled targets") {
+  const std::string_view name = snaptok::simd_target();
+  CHECK(!name.empty());
+#ifdef SNAPTOK_NO_HIGHWAY
+  CHECK(name == "none (built without Highway)");
+  CHECK(snaptok::simd::compiled_targets().empty());
+#else
+  const std::vector<std::string_view> compiled = snaptok::simd::compiled_targets();
+  REQUIRE(!compiled.empty());
+  // The target dispatch chose is one of those compiled.
+  CHECK(std::find(compiled.begin(), compiled.end(), name) != compiled.end());
+  // Every supported-and-generated target is compiled, and the fallback is too.
+  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    CHECK(std::find(compiled.begin(), compiled.end(), hwy::TargetName(t)) !=
+          compiled.end());
+  }
+  const std::string_view fallback = compiled.back();
+  CHECK((fallback == "SCALAR" || fallback == "EMU128"));
+#endif
+}
+
+TEST_CASE("simd: SNAPTOK_SIMD values") {
+  using snaptok::simd::parse_target_cap;
+  CHECK(parse_target_cap("") == TargetCap::none);
+  CHECK(parse_target_cap("  ") == TargetCap::none);
+  CHECK(parse_target_cap("scalar") == TargetCap::scalar);
+  CHECK(parse_target_cap("SCALAR") == TargetCap::scalar);
+  CHECK(parse_target_cap("sse4") == TargetCap::sse4);
+  CHECK(parse_target_cap("Sse4") == TargetCap::sse4);
+  CHECK(parse_target_cap("avx2") == TargetCap::avx2);
+  CHECK(parse_target_cap(" AVX2\n") == TargetCap::avx2);
+  CHECK(parse_target_cap("avx3") == TargetCap::avx3);
+  CHECK(parse_target_cap("aVx3") == TargetCap::avx3);
+  CHECK(parse_target_cap("avx512") == std::nullopt);
+  CHECK(parse_target_cap("avx") == std::nullopt);
+  CHECK(parse_target_cap("sse4.2") == std::nullopt);
+  CHECK(parse_target_cap("neon") == std::nullopt);
+  CHECK(parse_target_cap("avx2x") == std::nullopt);
+  CHECK(parse_target_cap(std::string_view("avx2\0", 5)) == std::nullopt);
+}
+
+#ifndef SNAPTOK_NO_HIGHWAY
+TEST_CASE("simd: set_max_target caps the dispatched target") {
+  using snaptok::simd::set_max_target;
+  const char* env = std::getenv("SNAPTOK_SIMD");
+  const TargetCap before =
+      env ? snaptok::simd::parse_target_cap(env).value_or(TargetCap::none)
+          : TargetCap::none;
+  auto rank = [](std::string_view n) {  // larger = more capable
+    if (n == "AVX3_DL") return 5;
+    if (n == "AVX3") return 4;
+    if (n == "AVX2") return 3;
+    if (n == "SSE4") return 2;
+    if (n == "SSSE3") return 1;
+    return 0;
+  };
+  set_max_target(TargetCap::scalar);
+  CHECK(rank(snaptok::simd_target()) == 0);
+  {
+    ByteClassMasks m;
+    snaptok::simd::classify_block("a1 ", 3, m);
+    CHECK(m.letter == 1);
+    CHECK(m.digit == 2);
+    CHECK(m.space == 4);
+  }
+#if HWY_ARCH_X86
+  set_max_target(TargetCap::sse4);
+  CHECK(rank(snaptok::simd_target()) <= 2);
+  set_max_target(TargetCap::avx2);
+  CHECK(rank(snaptok::simd_target()) <= 3);
+  set_max_target(TargetCap::avx3);
+  CHECK(rank(snaptok::simd_target()) <= 4);
+#endif
+  set_max_target(TargetCap::none);
+  const std::string_view best = snaptok::simd_target();
+  CHECK(best == hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()));
+  set_max_target(before);
+}
+#endif
