@@ -308,7 +308,21 @@ NB_MODULE(_core, m) {
                    &snaptok::Tokenizer::set_encode_special_tokens,
                    "When True, special tokens in the input are encoded as plain text.")
       .def("set_cache_budget", &snaptok::Tokenizer::set_cache_budget, "bytes"_a,
-           "Sets the byte budget of the piece cache (0 disables it).");
+           "Sets the byte budget that all threads' piece caches share (0 disables them);\n"
+           "the caches start empty under the new budget.")
+      .def(
+          "cache_stats",
+          [](const snaptok::Tokenizer& t) {
+            const auto s = t.cache_stats();
+            nb::dict d;
+            d["hits"] = s.hits;
+            d["misses"] = s.misses;
+            d["bytes_used"] = s.bytes_used;
+            d["bytes_budget"] = s.bytes_total;
+            return d;
+          },
+          "Piece-cache counters under the current budget: hits, misses, bytes_used (claimed\n"
+          "by the threads' caches) and bytes_budget.");
 
   // SIMD target (snaptok/simd/dispatch.hpp); SNAPTOK_SIMD caps it.
   m.def(

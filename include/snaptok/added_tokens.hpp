@@ -12,7 +12,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <cstdint>
 #include <optional>
@@ -20,8 +19,10 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "snaptok/detail/aho_corasick.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/models/model.hpp"
@@ -47,84 +48,6 @@ struct AddedToken {
   }
   friend bool operator==(const AddedToken&, const AddedToken&) = default;
 };
-
-namespace detail {
-
-// A byte trie answering "longest pattern starting here" (leftmost-longest
-// search is a scan over start positions).
-class PatternTrie {
- public:
-  bool empty() const noexcept { return nodes_.size() <= 1; }
-
-  void clear() {
-    nodes_.assign(1, Node{});
-    first_bytes_.fill(false);
-  }
-
-  void insert(std::string_view pattern, std::uint32_t value) {
-    if (nodes_.empty()) clear();
-    std::uint32_t n = 0;
-    for (const char ch : pattern) {
-      const auto c = static_cast<unsigned char>(ch);
-      std::uint32_t child = find_child(n, c);
-      if (child == kNone) {
-        child = static_cast<std::uint32_t>(nodes_.size());
-        nodes_.push_back(Node{});
-        auto& kids = nodes_[n].children;
-        kids.insert(std::lower_bound(kids.begin(), kids.end(), std::make_pair(c, 0u),
-                                     [](const auto& a, const auto& b) { return a.first < b.first; }),
-                    {c, child});
-      }
-      n = child;
-    }
-    if (!pattern.empty()) {
-      first_bytes_[static_cast<unsigned char>(pattern[0])] = true;
-      // Like a builder fed duplicates, the first value for a pattern stays.
-      if (nodes_[n].value == kNone) nodes_[n].value = value;
-    }
-  }
-
-  struct Match {
-    std::size_t start, end;
-    std::uint32_t value;
-  };
-
-  // Returns the leftmost-longest match starting at or after `from`.
-  std::optional<Match> find(std::string_view text, std::size_t from) const {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    for (std::size_t s = from; s < text.size(); ++s) {
-      if (!first_bytes_[p[s]]) continue;
-      std::uint32_t n = 0;
-      std::optional<Match> best;
-      for (std::size_t i = s; i < text.size(); ++i) {
-        n = find_child(n, p[i]);
-        if (n == kNone) break;
-        if (nodes_[n].value != kNone) best = Match{s, i + 1, nodes_[n].value};
-      }
-      if (best) return best;
-    }
-    return std::nullopt;
-  }
-
- private:
-  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  struct Node {
-    std::vector<std::pair<unsigned char, std::uint32_t>> children;
-    std::uint32_t value = kNone;
-  };
-  std::uint32_t find_child(std::uint32_t n, unsigned char c) const noexcept {
-    for (const auto& [k, child] : nodes_[n].children) {
-      if (k == c) return child;
-      if (k > c) break;
-    }
-    return kNone;
-  }
-
-  std::vector<Node> nodes_ = std::vector<Node>(1);
-  std::array<bool, 256> first_bytes_{};
-};
-
-}  // namespace detail
 
 class AddedVocabulary {
  public:
@@ -161,9 +84,6 @@ class AddedVocabulary {
     rebuild();
   }
 
-  /// Treat special tokens as plain text when true (HF encode_special_tokens).
-  void set_encode_special_tokens(bool v) noexcept { encode_special_tokens_ = v; }
-  bool encode_special_tokens() const noexcept { return encode_special_tokens_; }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token, const Model& model) const {
     if (auto it = by_content_.find(std::string(token)); it != by_content_.end()) {
@@ -194,47 +114,93 @@ class AddedVocabulary {
   std::size_t size() const noexcept { return by_id_.size(); }
   const std::map<std::uint32_t, AddedToken>& tokens() const noexcept { return by_id_; }
 
-  /// Splits out added tokens and normalizes the rest (HF extract_and_normalize).
-  void extract_and_normalize(PreTokenizedString& pts, const Normalizer* normalizer) const {
+  /// extract_and_normalize for a normalizer that changes nothing, over
+  /// views: calls on_text(piece) for each piece of `text` between added
+  /// tokens and on_token(id) for each added token, in order.
+  template <class OnText, class OnToken>
+  void extract(std::string_view text, bool special_as_text, OnText&& on_text,
+               OnToken&& on_token) const {
+    if (text.empty()) return;
+    auto token = [&](std::size_t, std::size_t, std::uint32_t id) { on_token(id); };
+    find_splits(
+        raw_trie_, text, special_as_text,
+        [&](std::size_t a, std::size_t b) {
+          const std::string_view gap = text.substr(a, b - a);
+          find_splits(
+              normalized_trie_, gap, special_as_text,
+              [&](std::size_t c, std::size_t d) { on_text(gap.substr(c, d - c)); }, token);
+        },
+        token);
+  }
+
+  /// Splits out added tokens and normalizes the rest (HF
+  /// extract_and_normalize). With `special_as_text`, special tokens are not
+  /// matched: they stay text (HF encode_special_tokens, for untrusted input).
+  void extract_and_normalize(PreTokenizedString& pts, const Normalizer* normalizer,
+                             bool special_as_text) const {
     pts.split([&](std::size_t, NormalizedString&& ns, std::vector<Split>& out) {
-      split_with(raw_trie_, std::move(ns), out);
+      split_with(raw_trie_, std::move(ns), special_as_text, out);
     });
     pts.split([&](std::size_t, NormalizedString&& ns, std::vector<Split>& out) {
       if (normalizer) normalizer->normalize(ns);
-      split_with(normalized_trie_, std::move(ns), out);
+      split_with(normalized_trie_, std::move(ns), special_as_text, out);
     });
   }
 
  private:
+  // In id order, so that of two tokens with the same text the lower id wins.
   void rebuild() {
-    raw_trie_.clear();
-    normalized_trie_.clear();
+    std::vector<std::pair<std::string_view, std::uint32_t>> raw, normalized;
     for (const auto& [id, token] : by_id_) {
       if (token.normalized) {
         auto n = normalized_form_.find(id);
-        normalized_trie_.insert(n != normalized_form_.end() ? n->second : token.content, id);
+        normalized.emplace_back(
+            n != normalized_form_.end() ? std::string_view(n->second) : token.content, id);
       } else {
-        raw_trie_.insert(token.content, id);
+        raw.emplace_back(token.content, id);
       }
     }
+    raw_trie_.build(std::move(raw));
+    normalized_trie_.build(std::move(normalized));
   }
 
   // HF find_matches + split_with_indices over one split.
-  void split_with(const detail::PatternTrie& trie, NormalizedString&& ns,
+  void split_with(const detail::AhoCorasick& trie, NormalizedString&& ns, bool special_as_text,
                   std::vector<Split>& out) const {
     const std::string& s = ns.get();
     if (s.empty()) return;
+    find_splits(
+        trie, s, special_as_text,
+        [&](std::size_t a, std::size_t b) {
+          // Without offsets a whole-string slice is the string itself (and
+          // the last use of `s`).
+          if (a == 0 && b == s.size() && !ns.tracks_offsets()) {
+            out.push_back({std::move(ns), {}, false});
+          } else {
+            out.push_back({ns.slice(a, b), {}, false});
+          }
+        },
+        [&](std::size_t a, std::size_t b, std::uint32_t id) {
+          Split added{ns.slice(a, b), {}, true};
+          added.tokens.push_back({id, 0, static_cast<std::uint32_t>(b - a), true});
+          out.push_back(std::move(added));
+        });
+  }
+
+  // Cuts `s` at the matches of `trie` (HF find_matches): calls
+  // on_text(start, end) for each non-empty gap and on_token(start, end, id)
+  // for each added token, in order; lstrip/rstrip widen a token's range,
+  // single_word drops a match touching a word char.
+  template <class OnText, class OnToken>
+  void find_splits(const detail::AhoCorasick& trie, std::string_view s, bool special_as_text,
+                   OnText&& on_text, OnToken&& on_token) const {
     std::size_t start_offset = 0;
     std::size_t from = 0;
-    bool any = false;
-    auto emit_text = [&](std::size_t a, std::size_t b) {
-      out.push_back({ns.slice(a, b), {}, false});
-    };
     while (auto m = trie.empty() ? std::nullopt : trie.find(s, from)) {
       from = m->end;
       std::size_t start = m->start, stop = m->end;
       const AddedToken& token = by_id_.at(m->value);
-      if (encode_special_tokens_ && special_.count(token.content)) continue;
+      if (special_as_text && special_.count(token.content)) continue;
       if (token.single_word) {
         const bool start_space = start == 0 || !ends_with_word(s, start);
         const bool stop_space = stop == s.size() || !starts_with_word(s, stop);
@@ -256,27 +222,18 @@ class AddedVocabulary {
           stop = j;
         }
       }
-      if (start_offset < start) emit_text(start_offset, start);
-      Split added{ns.slice(start, stop), {}, true};
-      added.tokens.push_back(
-          {m->value, 0, static_cast<std::uint32_t>(stop - start), true});
-      out.push_back(std::move(added));
+      if (start_offset < start) on_text(start_offset, start);
+      on_token(start, stop, m->value);
       start_offset = stop;
-      any = true;
     }
-    if (!any && !ns.tracks_offsets()) {
-      // Without offsets a whole-string slice is the string itself.
-      out.push_back({std::move(ns), {}, false});
-      return;
-    }
-    if (start_offset != s.size()) emit_text(start_offset, s.size());
+    if (start_offset != s.size()) on_text(start_offset, s.size());
   }
 
-  static bool ends_with_word(const std::string& s, std::size_t end) {
+  static bool ends_with_word(std::string_view s, std::size_t end) {
     std::size_t i = end;
     return unicode::is_word_char(detail::prev_cp(s, i));
   }
-  static bool starts_with_word(const std::string& s, std::size_t start) {
+  static bool starts_with_word(std::string_view s, std::size_t start) {
     std::size_t i = start;
     return unicode::is_word_char(detail::next_cp(s, i));
   }
@@ -285,9 +242,8 @@ class AddedVocabulary {
   std::unordered_map<std::string, std::uint32_t> by_content_;
   std::unordered_set<std::string> special_;
   std::unordered_map<std::uint32_t, std::string> normalized_form_;
-  detail::PatternTrie raw_trie_;
-  detail::PatternTrie normalized_trie_;
-  bool encode_special_tokens_ = false;
+  detail::AhoCorasick raw_trie_;  // tokens with normalized=false
+  detail::AhoCorasick normalized_trie_;
 };
 
 }  // namespace snaptok

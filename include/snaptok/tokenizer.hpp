@@ -35,13 +35,20 @@
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
 #include "snaptok/processors/factory.hpp"
+#include "snaptok/runtime/settings.hpp"
+#include "snaptok/runtime/workspace.hpp"
 #include "snaptok/truncation.hpp"
 
 namespace snaptok {
 
-/// A loaded tokenizer: the whole tokenizer.json pipeline. Immutable after
-/// loading except for the settings below, so one instance can be shared by
-/// any number of threads encoding at once.
+/// A loaded tokenizer: the whole tokenizer.json pipeline.
+///
+/// Thread safety: every const method may run on any number of threads at
+/// once. The setters (set_truncation, set_padding, set_encode_special_tokens,
+/// set_cache_budget) may run concurrently with them: each publishes a new
+/// settings snapshot atomically, and a call that already started keeps the
+/// snapshot it began with. Each encoding thread keeps its own piece cache;
+/// all of them together stay within the cache budget.
 class Tokenizer {
  public:
   /// Loads a tokenizer.json file.
@@ -80,39 +87,10 @@ class Tokenizer {
   /// Appends the ids of `text` to `ids`.
   void encode_into(std::string_view text, bool add_special_tokens,
                    std::vector<std::uint32_t>& ids) const {
-    detail::require_utf8(text, "input text");
-    if (truncation_ || padding_) {
-      const Encoding enc = encode_full_impl(text, std::nullopt, add_special_tokens,
-                                            /*ids_only=*/true);
-      ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
-      return;
-    }
-    PreTokenizedString pts(text, /*track_offsets=*/pre_tokenizer_ && pre_tokenizer_->needs_offsets());
-    std::vector<std::uint32_t> seq;
-    added_.extract_and_normalize(pts, normalizer_.get());
-    if (byte_level_bpe_) {
-      for (const Split& s : pts.splits()) {
-        if (s.tokenized) {
-          for (const RawToken& t : s.tokens) seq.push_back(t.id);
-        } else {
-          byte_level_bpe_->encode(s.normalized.get(), seq);
-        }
-      }
-    } else {
-      if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-      std::vector<RawToken> tokens;
-      for (const Split& s : pts.splits()) {
-        if (s.tokenized) {
-          for (const RawToken& t : s.tokens) seq.push_back(t.id);
-          continue;
-        }
-        tokens.clear();
-        model_->tokenize(s.normalized.get(), tokens);
-        for (const RawToken& t : tokens) seq.push_back(t.id);
-      }
-    }
-    if (post_processor_) post_processor_->process_ids(seq, add_special_tokens);
-    ids.insert(ids.end(), seq.begin(), seq.end());
+    const auto settings = settings_.load();
+    runtime::Workspace& ws = runtime::Workspace::current();
+    encode_ids(*settings, ws, text, add_special_tokens, ids);
+    ws.flush_counts();
   }
 
   /// Returns the full Encoding of `text` (and of `pair` when given): ids,
@@ -122,24 +100,44 @@ class Tokenizer {
   }
   Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
                        bool add_special_tokens) const {
-    return encode_full_impl(text, pair, add_special_tokens, /*ids_only=*/false);
+    return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
   /// Encodes every text (in parallel when worth it) into one flat id array
   /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
-  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core.
+  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core. Each worker
+  /// writes its rows into one buffer; the buffers are placed once at the end.
   void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
                          unsigned num_threads, std::vector<std::uint32_t>& ids,
                          std::vector<std::int64_t>& offsets) const {
-    std::vector<std::vector<std::uint32_t>> rows = encode_batch(texts, add_special_tokens, num_threads);
-    offsets.assign(1, 0);
-    std::size_t total = 0;
-    for (const auto& r : rows) total += r.size();
+    const auto settings = settings_.load();
+    offsets.assign(texts.size() + 1, 0);
     ids.clear();
+    if (settings->padding) {  // rows must know each other's length
+      std::vector<std::vector<std::uint32_t>> rows = encode_rows(*settings, texts, add_special_tokens, num_threads);
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        ids.insert(ids.end(), rows[i].begin(), rows[i].end());
+        offsets[i + 1] = static_cast<std::int64_t>(ids.size());
+      }
+      return;
+    }
+    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
+    std::vector<std::vector<std::uint32_t>> chunk_ids(bounds.size() - 1);
+    run_chunks(bounds, [&](std::size_t c, runtime::Workspace& ws) {
+      // The first chunk writes straight into the result.
+      std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
+      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
+        encode_ids(*settings, ws, texts[i], add_special_tokens, out);
+        offsets[i + 1] = static_cast<std::int64_t>(out.size());
+      }
+    });
+    std::size_t total = ids.size();
+    for (const auto& chunk : chunk_ids) total += chunk.size();
     ids.reserve(total);
-    for (const auto& r : rows) {
-      ids.insert(ids.end(), r.begin(), r.end());
-      offsets.push_back(static_cast<std::int64_t>(ids.size()));
+    for (std::size_t c = 1; c < chunk_ids.size(); ++c) {
+      const auto base = static_cast<std::int64_t>(ids.size());
+      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
+      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) offsets[i + 1] += base;
     }
   }
 
@@ -147,12 +145,7 @@ class Tokenizer {
   std::vector<std::vector<std::uint32_t>> encode_batch(std::span<const std::string_view> texts,
                                                        bool add_special_tokens,
                                                        unsigned num_threads = 0) const {
-    std::vector<std::vector<std::uint32_t>> rows(texts.size());
-    parallel_for(texts, num_threads, [&](std::size_t i) {
-      encode_into(texts[i], add_special_tokens, rows[i]);
-    });
-    pad_batch(rows);
-    return rows;
+    return encode_rows(*settings_.load(), texts, add_special_tokens, num_threads);
   }
 
   /// Returns the full Encoding of every text, in input order, padded
@@ -173,11 +166,16 @@ class Tokenizer {
       throw Error("encode_batch: " + std::to_string(pairs.size()) + " pairs for " +
                   std::to_string(texts.size()) + " texts");
     }
+    const auto settings = settings_.load();
     std::vector<Encoding> out(texts.size());
-    parallel_for(texts, num_threads, [&](std::size_t i) {
-      out[i] = encode_full(texts[i], pairs.empty() ? std::nullopt : pairs[i], add_special_tokens);
+    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
+    run_chunks(bounds, [&](std::size_t c, runtime::Workspace&) {
+      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
+        out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
+                                  add_special_tokens, /*ids_only=*/false);
+      }
     });
-    pad_batch(out);
+    if (settings->padding) pad_encodings(out, *settings->padding);
     return out;
   }
 
@@ -230,11 +228,26 @@ class Tokenizer {
 
   /// When true, special tokens in the input are encoded as ordinary text
   /// (for untrusted input; HF encode_special_tokens).
-  void set_encode_special_tokens(bool value) { added_.set_encode_special_tokens(value); }
-  bool encode_special_tokens() const noexcept { return added_.encode_special_tokens(); }
+  void set_encode_special_tokens(bool value) {
+    settings_.update([&](EncodeSettings& s) { s.encode_special_tokens = value; });
+  }
+  bool encode_special_tokens() const { return settings_.load()->encode_special_tokens; }
 
-  /// Sets the byte budget of the model's piece cache (0 disables it).
-  void set_cache_budget(std::size_t bytes) { model_->set_cache_budget(bytes); }
+  /// Sets the byte budget that all threads' piece caches of this tokenizer
+  /// share (0 disables them); caches start empty under a new budget.
+  void set_cache_budget(std::size_t bytes) {
+    settings_.update([&](EncodeSettings& s) {
+      s.cache_budget = std::make_shared<runtime::CacheBudget>(bytes);
+    });
+    model_->set_cache_budget(bytes);
+  }
+  /// Hits, misses and bytes of the piece caches under the current budget.
+  runtime::CacheBudget::Stats cache_stats() const {
+    return settings_.load()->cache_budget->stats();
+  }
+
+  /// The current settings snapshot (truncation, padding, special tokens, cache budget).
+  std::shared_ptr<const EncodeSettings> settings() const { return settings_.load(); }
 
   const Model& model() const noexcept { return *model_; }
   const AddedVocabulary& added_vocabulary() const noexcept { return added_; }
@@ -258,27 +271,18 @@ class Tokenizer {
                     " added special tokens)");
       }
     }
-    truncation_ = std::move(p);
+    settings_.update([&](EncodeSettings& s) { s.truncation = p; });
   }
-  void set_padding(std::optional<PaddingParams> p) { padding_ = std::move(p); }
-  const std::optional<TruncationParams>& truncation() const noexcept { return truncation_; }
-  const std::optional<PaddingParams>& padding() const noexcept { return padding_; }
+  void set_padding(std::optional<PaddingParams> p) {
+    settings_.update([&](EncodeSettings& s) { s.padding = p; });
+  }
+  std::optional<TruncationParams> truncation() const { return settings_.load()->truncation; }
+  std::optional<PaddingParams> padding() const { return settings_.load()->padding; }
 
   /// Pads a batch of encodings together (batch-longest or fixed).
   void pad_batch(std::vector<Encoding>& encodings) const {
-    if (padding_) pad_encodings(encodings, *padding_);
-  }
-
-  /// Pads rows of ids together as pad_batch pads their encodings.
-  void pad_batch(std::vector<std::vector<std::uint32_t>>& rows) const {
-    if (!padding_ || rows.empty()) return;
-    std::size_t longest = 0;
-    for (const auto& r : rows) longest = std::max(longest, r.size());
-    const std::size_t target = padded_length(*padding_, longest);
-    for (auto& r : rows) {
-      if (r.size() >= target) continue;
-      const auto at = padding_->direction == PaddingDirection::left ? r.begin() : r.end();
-      r.insert(at, target - r.size(), padding_->pad_id);
+    if (const auto settings = settings_.load(); settings->padding) {
+      pad_encodings(encodings, *settings->padding);
     }
   }
 
@@ -295,8 +299,10 @@ class Tokenizer {
     if (auto p = root.find("pre_tokenizer")) pre_tokenizer_ = make_pre_tokenizer(*p);
     if (auto p = root.find("post_processor")) post_processor_ = make_post_processor(*p);
     if (auto d = root.find("decoder")) decoder_ = make_decoder(*d);
-    if (auto t = root.find("truncation")) truncation_ = TruncationParams::from_json(*t);
-    if (auto p = root.find("padding")) padding_ = PaddingParams::from_json(*p);
+    EncodeSettings settings;
+    if (auto t = root.find("truncation")) settings.truncation = TruncationParams::from_json(*t);
+    if (auto p = root.find("padding")) settings.padding = PaddingParams::from_json(*p);
+    settings_.update([&](EncodeSettings& s) { s = settings; });
     std::vector<AddedToken> added;
     if (auto a = root.find("added_tokens")) {
       for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
@@ -305,42 +311,119 @@ class Tokenizer {
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
   }
 
+  // The ids-only pipeline, top to bottom: added tokens and normalization,
+  // pre-tokenization and the model (fused into one stage for byte-level
+  // BPE), post-processing. Appends to `ids`.
+  void encode_ids(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
+                  bool add_special_tokens, std::vector<std::uint32_t>& ids) const {
+    detail::require_utf8(text, "input text");
+    if (settings.truncation || settings.padding) {
+      const Encoding enc = encode_full_impl(settings, text, std::nullopt, add_special_tokens,
+                                            /*ids_only=*/true);
+      ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
+      return;
+    }
+    const bool direct = !post_processor_ || post_processor_->ids_unchanged();
+    std::vector<std::uint32_t>& seq = direct ? ids : ws.scratch_ids();
+    if (!direct) seq.clear();
+    runtime::PieceCache* cache =
+        byte_level_bpe_
+            ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
+            : nullptr;
+    if (byte_level_bpe_ && (!normalizer_ || normalizer_->is_identity())) {
+      // Nothing to normalize: cut the text as views.
+      added_.extract(
+          text, settings.encode_special_tokens,
+          [&](std::string_view piece) { byte_level_bpe_->encode(piece, seq, cache); },
+          [&](std::uint32_t id) { seq.push_back(id); });
+    } else {
+      PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
+                                       pre_tokenizer_->needs_offsets());
+      added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
+      if (!byte_level_bpe_ && pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+      std::vector<RawToken> tokens;
+      for (const Split& s : pts.splits()) {
+        if (s.tokenized) {
+          for (const RawToken& t : s.tokens) seq.push_back(t.id);
+        } else if (byte_level_bpe_) {
+          byte_level_bpe_->encode(s.normalized.get(), seq, cache);
+        } else {
+          tokens.clear();
+          model_->tokenize(s.normalized.get(), tokens);
+          for (const RawToken& t : tokens) seq.push_back(t.id);
+        }
+      }
+    }
+    if (!direct) {
+      post_processor_->process_ids(seq, add_special_tokens);
+      ids.insert(ids.end(), seq.begin(), seq.end());
+    }
+  }
+
   // Added-token split + normalization, then pre-tokenization.
-  void run_stages(PreTokenizedString& pts) const {
-    added_.extract_and_normalize(pts, normalizer_.get());
+  void run_stages(const EncodeSettings& settings, PreTokenizedString& pts) const {
+    added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
     if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+  }
+
+  // Ids of every text, padded together when padding is set.
+  std::vector<std::vector<std::uint32_t>> encode_rows(const EncodeSettings& settings,
+                                                      std::span<const std::string_view> texts,
+                                                      bool add_special_tokens,
+                                                      unsigned num_threads) const {
+    std::vector<std::vector<std::uint32_t>> rows(texts.size());
+    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
+    run_chunks(bounds, [&](std::size_t c, runtime::Workspace& ws) {
+      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
+        encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
+      }
+    });
+    if (!settings.padding || rows.empty()) return rows;
+    std::size_t longest = 0;
+    for (const auto& r : rows) longest = std::max(longest, r.size());
+    const std::size_t target = padded_length(*settings.padding, longest);
+    for (auto& r : rows) {
+      if (r.size() >= target) continue;
+      const auto at = settings.padding->direction == PaddingDirection::left ? r.begin() : r.end();
+      r.insert(at, target - r.size(), settings.padding->pad_id);
+    }
+    return rows;
   }
 
   // HF encode_char_offsets + post_process. `ids_only`: only the ids of the
   // result will be read, so the model may stop early once truncation is sure
   // to cut (the pinned HF wheel tokenizes everything: its overflowing parts
   // cover the whole input).
-  Encoding encode_full_impl(std::string_view text, std::optional<std::string_view> pair,
-                            bool add_special_tokens, bool ids_only) const {
+  Encoding encode_full_impl(const EncodeSettings& settings, std::string_view text,
+                            std::optional<std::string_view> pair, bool add_special_tokens,
+                            bool ids_only) const {
     detail::require_utf8(text, "input text");
     if (pair) detail::require_utf8(*pair, "input pair text");
     // With max_length below the special tokens nothing is cut (see post_process).
+    const std::optional<TruncationParams>& truncation = settings.truncation;
     const bool early_exit =
-        ids_only && !pair && truncation_ &&
+        ids_only && !pair && truncation &&
         !(add_special_tokens && post_processor_ &&
-          post_processor_->added_tokens(false) > truncation_->max_length);
-    Encoding enc = encode_sequence(text, 0, early_exit);
+          post_processor_->added_tokens(false) > truncation->max_length);
+    Encoding enc = encode_sequence(settings, text, 0, early_exit);
     std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(*pair, 1, false);
-    return post_process(std::move(enc), std::move(pair_enc), add_special_tokens);
+    if (pair) pair_enc = encode_sequence(settings, *pair, 1, false);
+    return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
   }
 
   // HF encode_single_sequence for a raw (not pre-tokenized) input, with
   // char offsets; `early_exit` allows stopping the model at max_length tokens.
-  Encoding encode_sequence(std::string_view text, std::uint32_t type_id, bool early_exit) const {
+  Encoding encode_sequence(const EncodeSettings& settings, std::string_view text,
+                           std::uint32_t type_id, bool early_exit) const {
     PreTokenizedString pts(text, /*track_offsets=*/true);
-    run_stages(pts);
+    run_stages(settings, pts);
     std::optional<std::size_t> limit;
     bool from_left = false;
-    if (early_exit && truncation_ &&
-        (truncation_->strategy != TruncationStrategy::only_second || type_id != 0)) {
-      limit = truncation_->max_length;
-      from_left = truncation_->direction == TruncationDirection::left;
+    const std::optional<TruncationParams>& truncation = settings.truncation;
+    if (early_exit && truncation &&
+        (truncation->strategy != TruncationStrategy::only_second || type_id != 0)) {
+      limit = truncation->max_length;
+      from_left = truncation->direction == TruncationDirection::left;
     }
     tokenize_splits(pts, limit, from_left);
     return into_encoding(pts, type_id);
@@ -428,9 +511,10 @@ class Tokenizer {
   }
 
   // HF TokenizerImpl::post_process: truncate, post-process, pad.
-  Encoding post_process(Encoding enc, std::optional<Encoding> pair, bool add_special_tokens) const {
-    if (truncation_) {
-      TruncationParams params = *truncation_;
+  Encoding post_process(const EncodeSettings& settings, Encoding enc, std::optional<Encoding> pair,
+                        bool add_special_tokens) const {
+    if (settings.truncation) {
+      TruncationParams params = *settings.truncation;
       const std::size_t n_added =
           post_processor_ ? post_processor_->added_tokens(pair.has_value()) : 0;
       bool cut = true;
@@ -449,10 +533,10 @@ class Tokenizer {
                        ? run_post_processor(*post_processor_, std::move(enc), std::move(pair),
                                             add_special_tokens)
                        : default_post_process(std::move(enc), std::move(pair));
-    if (padding_) {
+    if (settings.padding) {
       std::vector<Encoding> one;
       one.push_back(std::move(out));
-      pad_encodings(one, *padding_);
+      pad_encodings(one, *settings.padding);
       out = std::move(one.front());
     }
     return out;
@@ -471,20 +555,17 @@ class Tokenizer {
     return n;
   }
 
-  template <class Fn>
-  static void parallel_for(std::span<const std::string_view> texts, unsigned num_threads, Fn&& fn) {
+  // Returns the bounds of contiguous chunks of `texts` of about equal bytes,
+  // one per thread: chunk c is [bounds[c], bounds[c + 1]); at least one chunk.
+  static std::vector<std::size_t> chunk_bounds(std::span<const std::string_view> texts,
+                                               unsigned num_threads) {
     std::size_t bytes = 0;
     for (const auto t : texts) bytes += t.size();
     unsigned threads = num_threads ? num_threads : default_threads();
     // Below ~64 KB per thread, starting threads costs more than it saves.
     threads = static_cast<unsigned>(std::min<std::size_t>({threads, texts.size(), bytes / 65536 + 1}));
-    if (threads <= 1) {
-      for (std::size_t i = 0; i < texts.size(); ++i) fn(i);
-      return;
-    }
-    // Contiguous chunks of about equal bytes, one per thread.
     std::vector<std::size_t> bounds{0};
-    std::size_t acc = 0, next_cut = bytes / threads;
+    std::size_t acc = 0, next_cut = bytes / std::max(threads, 1u);
     for (std::size_t i = 0; i < texts.size() && bounds.size() < threads; ++i) {
       acc += texts[i].size();
       if (acc >= next_cut) {
@@ -493,17 +574,27 @@ class Tokenizer {
       }
     }
     bounds.push_back(texts.size());
-    std::vector<std::exception_ptr> errors(bounds.size() - 1);
+    return bounds;
+  }
+
+  // Runs fn(c, workspace) for every chunk c, each on its own thread (the
+  // first on the calling thread); rethrows the first error.
+  template <class Fn>
+  static void run_chunks(const std::vector<std::size_t>& bounds, Fn&& fn) {
+    const std::size_t chunks = bounds.size() - 1;
+    std::vector<std::exception_ptr> errors(chunks);
+    auto run = [&](std::size_t c) {
+      runtime::Workspace& ws = runtime::Workspace::current();
+      try {
+        fn(c, ws);
+      } catch (...) {
+        errors[c] = std::current_exception();
+      }
+      ws.flush_counts();
+    };
     std::vector<std::thread> pool;
-    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
-      pool.emplace_back([&, c] {
-        try {
-          for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) fn(i);
-        } catch (...) {
-          errors[c] = std::current_exception();
-        }
-      });
-    }
+    for (std::size_t c = 1; c < chunks; ++c) pool.emplace_back(run, c);
+    run(0);
     for (auto& t : pool) t.join();
     for (auto& e : errors) {
       if (e) std::rethrow_exception(e);
@@ -516,8 +607,7 @@ class Tokenizer {
   PostProcessorPtr post_processor_;
   DecoderPtr decoder_;
   AddedVocabulary added_;
-  std::optional<TruncationParams> truncation_;
-  std::optional<PaddingParams> padding_;
+  runtime::SettingsSlot settings_;
   // Fused ids-only path, when the configuration allows it (shared: immutable).
   std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
 };

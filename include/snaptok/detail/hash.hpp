@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "snaptok/runtime/huge_pages.hpp"
+
 namespace snaptok::detail {
 
 // Returns a 64-bit hash of `s` (multiply-xorshift over 8-byte words).
@@ -145,53 +147,67 @@ class Vocab {
   bool built_ = false;
 };
 
-/// Open-addressed map from a 64-bit key to a 64-bit value; the key
+/// Open-addressed map from a 64-bit key to a 64-bit value (key and value
+/// side by side: one cache line per probe); the key
 /// 0xFFFF'FFFF'FFFF'FFFF is reserved.
 class U64Map {
  public:
   static constexpr std::uint64_t kEmpty = ~0ull;
 
   void reserve(std::size_t n) {
-    keys_.assign(table_capacity(n), kEmpty);
-    values_.assign(keys_.size(), 0);
-    mask_ = keys_.size() - 1;
+    capacity_ = table_capacity(n);
+    slots_ = runtime::make_huge_array<Slot>(capacity_);
+    std::fill(slots_.get(), slots_.get() + capacity_, Slot{});
+    mask_ = capacity_ - 1;
   }
 
   /// Inserts or overwrites.
   void put(std::uint64_t key, std::uint64_t value) {
-    if (keys_.empty() || 2 * (size_ + 1) > keys_.size()) grow();
+    if (2 * (size_ + 1) > capacity_) grow();
     std::size_t pos = hash_u64(key) & mask_;
-    while (keys_[pos] != kEmpty && keys_[pos] != key) pos = (pos + 1) & mask_;
-    if (keys_[pos] == kEmpty) ++size_;
-    keys_[pos] = key;
-    values_[pos] = value;
+    while (slots_[pos].key != kEmpty && slots_[pos].key != key) pos = (pos + 1) & mask_;
+    if (slots_[pos].key == kEmpty) ++size_;
+    slots_[pos] = {key, value};
   }
 
   const std::uint64_t* find(std::uint64_t key) const noexcept {
-    if (keys_.empty()) return nullptr;
+    if (capacity_ == 0) return nullptr;
     std::size_t pos = hash_u64(key) & mask_;
-    while (keys_[pos] != kEmpty) {
-      if (keys_[pos] == key) return &values_[pos];
+    while (slots_[pos].key != kEmpty) {
+      if (slots_[pos].key == key) return &slots_[pos].value;
       pos = (pos + 1) & mask_;
     }
     return nullptr;
   }
 
+  /// Starts loading the slot where `key` would be (so that several lookups'
+  /// memory misses overlap).
+  void prefetch(std::uint64_t key) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    if (capacity_ != 0) __builtin_prefetch(&slots_[hash_u64(key) & mask_]);
+#endif
+  }
+
   std::size_t size() const noexcept { return size_; }
 
  private:
+  struct Slot {
+    std::uint64_t key = kEmpty;
+    std::uint64_t value = 0;
+  };
+
   void grow() {
-    std::vector<std::uint64_t> old_keys = std::move(keys_);
-    std::vector<std::uint64_t> old_values = std::move(values_);
-    reserve(std::max<std::size_t>(16, old_keys.size()));
+    runtime::HugeArray<Slot> old = std::move(slots_);
+    const std::size_t old_capacity = capacity_;
+    reserve(std::max<std::size_t>(16, old_capacity));
     size_ = 0;
-    for (std::size_t i = 0; i < old_keys.size(); ++i) {
-      if (old_keys[i] != kEmpty) put(old_keys[i], old_values[i]);
+    for (std::size_t i = 0; i < old_capacity; ++i) {
+      if (old[i].key != kEmpty) put(old[i].key, old[i].value);
     }
   }
 
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint64_t> values_;
+  runtime::HugeArray<Slot> slots_;
+  std::size_t capacity_ = 0;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

@@ -57,42 +57,41 @@ class BpeModel final : public VocabModel {
 
   /// True when every byte's byte-level char is a vocabulary token and no
   /// prefix/suffix applies: pieces can then be merged from raw bytes
-  /// (tokenize_raw_bytes) with the same result as from their byte-level text.
+  /// (merge_raw) with the same result as from their byte-level text.
   bool byte_level_ready() const noexcept { return byte_level_ready_; }
+  /// True when a piece always gives the same ids (no dropout), so callers may
+  /// cache them.
+  bool deterministic() const noexcept { return !dropout_; }
+  /// A number no other model instance in this process has (cache owner key).
+  std::uint64_t uid() const noexcept { return uid_; }
 
-  /// Appends the ids of a piece given as raw bytes, as tokenize() would give
-  /// for its byte-level rewrite. Requires byte_level_ready().
-  void tokenize_raw_bytes(std::string_view raw, std::vector<std::uint32_t>& ids) const {
-    if (raw.empty()) return;
+  /// Writes the ids of a piece given as raw bytes to out[0..), as tokenize()
+  /// gives for its byte-level rewrite, and returns their count (at most
+  /// raw.size()). Requires byte_level_ready(). Pieces of up to
+  /// kStackMergeBytes merge on the stack by a linear scan for the lowest
+  /// (rank, position) pair; longer ones through the heap, never quadratic.
+  std::size_t merge_raw(std::string_view raw, std::uint32_t* out) const {
+    if (raw.empty()) return 0;
     if (ignore_merges_ && !dropout_) {  // as tokenize(): dropout skips it
-      thread_local std::string level;
-      level.clear();
-      const auto& table = detail::byte_level_table();
-      for (const char c : raw) level += table.byte_to_utf8[static_cast<unsigned char>(c)];
-      if (auto id = vocab_.find(level)) {
-        ids.push_back(*id);
-        return;
+      if (auto id = whole_raw_token(raw)) {
+        out[0] = *id;
+        return 1;
       }
     }
-    const bool cached = !dropout_ && raw_cache_.budget() != 0;
-    if (cached && detail::lookup_small(uid_, raw, ids)) return;
-    thread_local std::vector<RawToken> tokens;
-    tokens.clear();
-    if (!cached || !raw_cache_.lookup(raw, tokens)) {
-      thread_local std::vector<Symbol> symbols;
-      symbols.clear();
-      for (std::size_t i = 0; i < raw.size(); ++i) {
-        const auto n = static_cast<std::int32_t>(i);
-        symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
-      }
-      symbols.back().next = -1;
-      merge_all(symbols);
-      emit(symbols, tokens);
-      if (cached) raw_cache_.store(raw, tokens.data(), tokens.size());
+    if (raw.size() <= kStackMergeBytes && !dropout_) return merge_raw_on_stack(raw, out);
+    thread_local std::vector<Symbol> symbols;
+    symbols.clear();
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      const auto n = static_cast<std::int32_t>(i);
+      symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
     }
-    const std::size_t first = ids.size();
-    for (const RawToken& t : tokens) ids.push_back(t.id);
-    if (cached) detail::store_small(uid_, raw, ids.data() + first, ids.size() - first);
+    symbols.back().next = -1;
+    merge_all(symbols);
+    std::size_t n = 0;
+    for (const Symbol& sym : symbols) {
+      if (sym.len != 0) out[n++] = sym.id;
+    }
+    return n;
   }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
@@ -110,14 +109,11 @@ class BpeModel final : public VocabModel {
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
 
-  /// Sets the total byte budget of the piece caches; with the byte-level
-  /// fast path it is shared half and half between its cache (raw bytes) and
-  /// the general path's (byte-level text).
-  void set_cache_budget(std::size_t bytes) override {
-    const std::size_t raw = byte_level_ready_ ? bytes / 2 : 0;
-    raw_cache_.set_budget(raw);
-    cache_.set_budget(bytes - raw);
-  }
+  /// Sets the byte budget of the general path's piece cache (0 disables it).
+  void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
+
+  /// Pieces of up to this many bytes merge on the stack (merge_raw).
+  static constexpr std::size_t kStackMergeBytes = 48;
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
@@ -263,7 +259,63 @@ class BpeModel final : public VocabModel {
       if (!id) byte_level_ready_ = false;
       raw_byte_ids_[b] = id.value_or(kNoId);
     }
-    set_cache_budget(detail::PieceCache::kDefaultBudget);
+    cache_.set_budget(detail::PieceCache::kDefaultBudget);
+  }
+
+  // The vocabulary id of the whole raw piece's byte-level text, if any.
+  std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
+    const auto& table = detail::byte_level_table();
+    char stack[256];  // a byte-level char is at most 2 bytes
+    thread_local std::string heap;
+    char* level = stack;
+    if (2 * raw.size() > sizeof stack) {
+      heap.resize(2 * raw.size());
+      level = heap.data();
+    }
+    std::size_t n = 0;
+    for (const char c : raw) {
+      const std::string& ch = table.byte_to_utf8[static_cast<unsigned char>(c)];
+      for (const char b : ch) level[n++] = b;
+    }
+    return vocab_.find(std::string_view(level, n));
+  }
+
+  // Returns (rank << 32 | new id) of merging `left` and `right`, or kNoMerge.
+  static constexpr std::uint64_t kNoMerge = ~std::uint64_t{0};
+  std::uint64_t merge_of(std::uint32_t left, std::uint32_t right) const noexcept {
+    const std::uint64_t* m = merges_.find(pair_key(left, right));
+    return m ? *m : kNoMerge;
+  }
+
+  // merge_raw for short pieces without dropout: repeatedly merges the
+  // adjacent pair of lowest rank, leftmost on ties (what the heap in
+  // merge_all pops first), in arrays on the stack.
+  std::size_t merge_raw_on_stack(std::string_view raw, std::uint32_t* out) const {
+    std::uint32_t sym[kStackMergeBytes];
+    std::uint64_t pair[kStackMergeBytes];  // merge of (sym[i], sym[i + 1])
+    std::size_t n = raw.size();
+    for (std::size_t i = 0; i < n; ++i) sym[i] = raw_byte_ids_[static_cast<unsigned char>(raw[i])];
+    // Lookups are memory bound: start all of a round's loads, then read.
+    for (std::size_t i = 0; i + 1 < n; ++i) merges_.prefetch(pair_key(sym[i], sym[i + 1]));
+    for (std::size_t i = 0; i + 1 < n; ++i) pair[i] = merge_of(sym[i], sym[i + 1]);
+    while (n > 1) {
+      std::size_t best = 0;
+      for (std::size_t i = 1; i + 1 < n; ++i) {
+        if (pair[i] < pair[best]) best = i;  // rank in the high bits: lowest rank, then leftmost
+      }
+      if (pair[best] == kNoMerge) break;
+      sym[best] = static_cast<std::uint32_t>(pair[best]);
+      for (std::size_t i = best + 1; i + 1 < n; ++i) sym[i] = sym[i + 1];
+      for (std::size_t i = best + 1; i + 2 < n; ++i) pair[i] = pair[i + 1];
+      --n;
+      const bool left = best > 0, right = best + 1 < n;
+      if (left) merges_.prefetch(pair_key(sym[best - 1], sym[best]));
+      if (right) merges_.prefetch(pair_key(sym[best], sym[best + 1]));
+      if (left) pair[best - 1] = merge_of(sym[best - 1], sym[best]);
+      if (right) pair[best] = merge_of(sym[best], sym[best + 1]);
+    }
+    std::copy(sym, sym + n, out);
+    return n;
   }
 
   void merge_all(std::vector<Symbol>& symbols) const {
@@ -334,8 +386,7 @@ class BpeModel final : public VocabModel {
   std::uint32_t raw_byte_ids_[256] = {};
   bool byte_level_ready_ = false;
   std::uint64_t uid_ = 0;
-  mutable detail::PieceCache cache_;      // byte-level text -> tokens
-  mutable detail::PieceCache raw_cache_;  // raw bytes -> tokens (fast path)
+  mutable detail::PieceCache cache_;  // general path: byte-level text -> tokens
 };
 
 }  // namespace snaptok

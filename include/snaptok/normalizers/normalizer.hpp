@@ -14,6 +14,9 @@ class Normalizer {
   virtual ~Normalizer() = default;
   /// Rewrites `ns` in place.
   virtual void normalize(NormalizedString& ns) const = 0;
+  /// True when normalize() never changes any text (an empty Sequence), so
+  /// the pipeline may skip it.
+  virtual bool is_identity() const noexcept { return false; }
 };
 
 using NormalizerPtr = std::shared_ptr<const Normalizer>;

@@ -17,6 +17,12 @@ class SequenceNormalizer final : public Normalizer {
   void normalize(NormalizedString& ns) const override {
     for (const auto& step : steps_) step->normalize(ns);
   }
+  bool is_identity() const noexcept override {
+    for (const auto& step : steps_) {
+      if (!step->is_identity()) return false;
+    }
+    return true;
+  }
 
  private:
   std::vector<NormalizerPtr> steps_;

@@ -1,0 +1,264 @@
+// Per-worker piece cache: pre-tokenized piece (raw bytes) -> model ids.
+//
+// Pieces repeat with Zipf frequencies, so most lookups hit. A cache belongs to
+// one worker thread (no locks, no atomics on the hot path) and one model; the
+// model itself stays const and shareable. Two tiers:
+//  - short: pieces of at most 15 bytes with at most 3 ids, packed with their
+//    length into a 128-bit key, ids inline; a small direct-mapped hot tier
+//    that stays in the core's L2 (Zipf: most lookups end there), in front of
+//    two-way sets of one cache line each;
+//  - long: every other piece of up to kLongMaxBytes bytes, in an
+//    open-addressed table whose keys and ids live in one arena; emptied
+//    when full.
+// Every worker's cache of one tokenizer draws its bytes from one CacheBudget,
+// so all of them together stay within the budget a user sets.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/detail/hash.hpp"
+#include "snaptok/runtime/huge_pages.hpp"
+
+namespace snaptok::runtime {
+
+/// The byte budget that every worker's cache of one tokenizer shares, and
+/// their hit and miss counts.
+class CacheBudget {
+ public:
+  /// Default budget: 64 MiB for all workers together.
+  static constexpr std::size_t kDefaultBytes = std::size_t{64} << 20;
+
+  explicit CacheBudget(std::size_t bytes) noexcept : total_(bytes) {}
+
+  std::size_t total() const noexcept { return total_; }
+  std::size_t used() const noexcept { return used_.load(std::memory_order_relaxed); }
+
+  /// Returns the bytes granted of `want`: all of it, what is left when that
+  /// is at least `min`, else 0.
+  std::size_t claim(std::size_t want, std::size_t min) noexcept {
+    std::size_t used = used_.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::size_t left = total_ > used ? total_ - used : 0;
+      const std::size_t grant = std::min(want, left);
+      if (grant < min || grant == 0) return 0;
+      if (used_.compare_exchange_weak(used, used + grant, std::memory_order_relaxed)) return grant;
+    }
+  }
+  void release(std::size_t bytes) noexcept { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+  struct Stats {
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::size_t bytes_used = 0;   // claimed by live caches
+    std::size_t bytes_total = 0;  // the budget
+  };
+  Stats stats() const noexcept {
+    return {hits_.load(std::memory_order_relaxed), misses_.load(std::memory_order_relaxed),
+            used(), total_};
+  }
+  void add_counts(std::uint64_t hits, std::uint64_t misses) noexcept {
+    if (hits) hits_.fetch_add(hits, std::memory_order_relaxed);
+    if (misses) misses_.fetch_add(misses, std::memory_order_relaxed);
+  }
+
+ private:
+  const std::size_t total_;
+  std::atomic<std::size_t> used_{0};
+  std::atomic<std::uint64_t> hits_{0};
+  std::atomic<std::uint64_t> misses_{0};
+};
+
+/// A short piece (1..15 bytes) as a 128-bit key: the bytes, zero padded, with
+/// the length in the top byte of `hi`.
+struct ShortKey {
+  std::uint64_t lo;
+  std::uint64_t hi;
+
+  /// Returns the key of p[0..n), 1 <= n <= 15. Reads p[0..16) when
+  /// `can_overread` (the caller knows 16 bytes are readable), else exactly n.
+  static ShortKey of(const char* p, std::size_t n, bool can_overread) noexcept {
+    ShortKey k{0, 0};
+    if (can_overread && std::endian::native == std::endian::little) {
+      // Byte masks of the first n of 16 bytes (little-endian words).
+      static constexpr auto kMasks = [] {
+        std::array<std::array<std::uint64_t, 2>, 16> m{};
+        for (std::size_t len = 0; len < 16; ++len) {
+          m[len][0] = len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
+          m[len][1] = len <= 8 ? 0 : (std::uint64_t{1} << (8 * (len - 8))) - 1;
+        }
+        return m;
+      }();
+      std::memcpy(&k.lo, p, 8);
+      std::memcpy(&k.hi, p + 8, 8);
+      k.lo &= kMasks[n][0];
+      k.hi &= kMasks[n][1];
+    } else {
+      std::memcpy(&k.lo, p, n < 8 ? n : 8);
+      if (n > 8) std::memcpy(&k.hi, p + 8, n - 8);
+    }
+    k.hi |= std::uint64_t(n) << 56;
+    return k;
+  }
+  std::uint64_t hash() const noexcept { return detail::hash_u64(lo * 0x9E3779B97F4A7C15ull ^ hi); }
+};
+
+class PieceCache {
+ public:
+  static constexpr std::size_t kShortMaxBytes = 15;
+  static constexpr std::size_t kShortMaxIds = 3;
+  static constexpr std::size_t kLongMaxBytes = 128;
+  /// The smallest claim worth a cache.
+  static constexpr std::size_t kMinBytes = std::size_t{64} << 10;
+  /// The hot tier's size at most: well inside a core's L2.
+  static constexpr std::size_t kHotBytes = std::size_t{256} << 10;
+
+  /// A cache of about `bytes` bytes (claimed from `budget` by the caller).
+  explicit PieceCache(std::size_t bytes) {
+    // Up to kHotBytes (an eighth at most) for the hot tier, half for the
+    // sets, a quarter each for the long tier's slots and arena.
+    const std::size_t hot = std::bit_floor(
+        std::max<std::size_t>(std::min(kHotBytes, bytes / 8) / sizeof(ShortEntry), 1));
+    hot_ = make_huge_array<ShortEntry>(hot);
+    hot_mask_ = hot - 1;
+    const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 2 / sizeof(ShortSet), 1));
+    short_sets_ = make_huge_array<ShortSet>(sets);
+    short_mask_ = sets - 1;
+    const std::size_t long_slots = std::bit_floor(std::max<std::size_t>(bytes / 4 / sizeof(LongSlot), 16));
+    long_slots_ = make_huge_array<LongSlot>(long_slots);
+    long_mask_ = long_slots - 1;
+    arena_.resize(std::max<std::size_t>(bytes / 4 / sizeof(std::uint32_t), 64));
+  }
+
+  /// Starts loading where the short piece with key hash `h` lives (a
+  /// batch of lookups overlaps its memory misses).
+  void prefetch_short(std::uint64_t h) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&hot_[h & hot_mask_]);
+    __builtin_prefetch(&short_sets_[(h >> 32) & short_mask_]);
+#endif
+  }
+
+  /// Returns the cached ids of the short piece `key` whose hash is `h`
+  /// (setting `n`), or nullptr (a miss is not counted: the long tier is
+  /// asked next). A hit in the sets is copied into the hot tier.
+  const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
+    ShortEntry& hot = hot_[h & hot_mask_];
+    if (hot.key_lo == key.lo && hot.key_hi == key.hi) {
+      ++hits_;
+      n = hot.n;
+      return hot.ids;
+    }
+    for (const ShortEntry& e : short_sets_[(h >> 32) & short_mask_].ways) {
+      if (e.key_lo == key.lo && e.key_hi == key.hi) {
+        ++hits_;
+        hot = e;
+        n = e.n;
+        return hot.ids;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Remembers `ids` for the short piece `key` whose hash is `h`: in the
+  /// hot tier and as the newest of its set's two ways. Returns false when
+  /// they do not fit (store_long them).
+  bool store_short(std::uint64_t h, const ShortKey& key, const std::uint32_t* ids,
+                   std::size_t n) noexcept {
+    if (n > kShortMaxIds) return false;
+    ShortSet& s = short_sets_[(h >> 32) & short_mask_];
+    s.ways[1] = s.ways[0];
+    ShortEntry& e = s.ways[0];
+    e.key_lo = key.lo;
+    e.key_hi = key.hi;
+    e.n = static_cast<std::uint32_t>(n);
+    std::memcpy(e.ids, ids, n * sizeof(std::uint32_t));
+    hot_[h & hot_mask_] = e;
+    return true;
+  }
+
+  /// Returns the cached ids of a piece of 16..kLongMaxBytes bytes, or nullptr.
+  const std::uint32_t* find_long(std::string_view piece, std::size_t& n) noexcept {
+    const std::uint64_t h = detail::hash_bytes(piece) | 1;
+    for (std::size_t i = h & long_mask_;; i = (i + 1) & long_mask_) {
+      const LongSlot& s = long_slots_[i];
+      if (s.hash == 0) break;
+      if (s.hash == h && s.len == piece.size() &&
+          std::memcmp(&arena_[s.at], piece.data(), piece.size()) == 0) {
+        ++hits_;
+        n = s.n;
+        return &arena_[s.at + words(piece.size())];
+      }
+    }
+    ++misses_;
+    return nullptr;
+  }
+
+  /// Remembers `ids` for a piece of 16..kLongMaxBytes bytes; empties the long
+  /// tier first when it is full.
+  void store_long(std::string_view piece, const std::uint32_t* ids, std::size_t n) {
+    const std::size_t need = words(piece.size()) + n;
+    if (need > arena_.size() / 4) return;
+    if (arena_used_ + need > arena_.size() || 2 * (long_count_ + 1) > long_mask_ + 1) {
+      std::fill(long_slots_.get(), long_slots_.get() + long_mask_ + 1, LongSlot{});
+      arena_used_ = 0;
+      long_count_ = 0;
+    }
+    const std::uint64_t h = detail::hash_bytes(piece) | 1;
+    std::size_t i = h & long_mask_;
+    while (long_slots_[i].hash != 0) i = (i + 1) & long_mask_;
+    const auto at = static_cast<std::uint32_t>(arena_used_);
+    std::memcpy(&arena_[at], piece.data(), piece.size());
+    std::memcpy(&arena_[at + words(piece.size())], ids, n * sizeof(std::uint32_t));
+    arena_used_ += need;
+    ++long_count_;
+    long_slots_[i] = {h, at, static_cast<std::uint16_t>(piece.size()), static_cast<std::uint16_t>(n)};
+  }
+
+  /// Moves this cache's hit and miss counts into `budget`'s totals.
+  void flush_counts(CacheBudget& budget) noexcept {
+    budget.add_counts(hits_, misses_);
+    hits_ = misses_ = 0;
+  }
+
+ private:
+  struct ShortEntry {
+    std::uint64_t key_lo;
+    std::uint64_t key_hi;  // 0: empty (a real key has its length here)
+    std::uint32_t n;
+    std::uint32_t ids[kShortMaxIds];
+  };
+  struct alignas(64) ShortSet {
+    ShortEntry ways[2];
+  };
+  static_assert(sizeof(ShortSet) == 64);
+  struct LongSlot {
+    std::uint64_t hash = 0;  // 0: empty
+    std::uint32_t at = 0;    // arena index (in 32-bit words) of the key, then the ids
+    std::uint16_t len = 0;
+    std::uint16_t n = 0;
+  };
+
+  static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
+
+  HugeArray<ShortEntry> hot_;
+  std::size_t hot_mask_ = 0;
+  HugeArray<ShortSet> short_sets_;
+  std::size_t short_mask_ = 0;
+  HugeArray<LongSlot> long_slots_;
+  std::size_t long_mask_ = 0;
+  std::size_t long_count_ = 0;
+  std::vector<std::uint32_t> arena_;
+  std::size_t arena_used_ = 0;
+  std::uint64_t hits_ = 0;
+  std::uint64_t misses_ = 0;
+};
+
+}  // namespace snaptok::runtime

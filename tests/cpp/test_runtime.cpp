@@ -1,0 +1,162 @@
+// The worker runtime: piece caches (both tiers, eviction, budget accounting),
+// workspaces (one cache per model and budget, orphaned budgets released) and
+// settings snapshots.
+#include <doctest/doctest.h>
+
+#include <snaptok/runtime/settings.hpp>
+#include <snaptok/runtime/workspace.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using snaptok::runtime::CacheBudget;
+using snaptok::runtime::PieceCache;
+using snaptok::runtime::ShortKey;
+using snaptok::runtime::Workspace;
+
+TEST_CASE("short keys pack bytes and length, with or without over-reading") {
+  const std::string text = "hello world, and then some more bytes";
+  for (std::size_t n = 1; n <= PieceCache::kShortMaxBytes; ++n) {
+    const ShortKey a = ShortKey::of(text.data(), n, true);
+    const ShortKey b = ShortKey::of(text.data(), n, false);
+    CHECK(a.lo == b.lo);
+    CHECK(a.hi == b.hi);
+    CHECK((a.hi >> 56) == n);
+  }
+  // Same bytes, different length: different keys ("a" vs "a\0").
+  const char zeros[2] = {'a', '\0'};
+  CHECK(ShortKey::of(zeros, 1, false).hi != ShortKey::of(zeros, 2, false).hi);
+}
+
+TEST_CASE("the short tier answers with the ids stored for that very piece, or not at all") {
+  PieceCache cache(PieceCache::kMinBytes);  // small: most of these pieces collide
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 20000; ++i) pieces.push_back(std::to_string(i * 7919));
+  auto key_of = [](const std::string& s) { return ShortKey::of(s.data(), s.size(), false); };
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const ShortKey k = key_of(pieces[i]);
+    const std::uint32_t ids[3] = {static_cast<std::uint32_t>(i), 1, 2};
+    CHECK(cache.store_short(k.hash(), k, ids, 1 + i % 3));
+    std::size_t n = 0;
+    const std::uint32_t* hit = cache.find_short(k.hash(), k, n);
+    REQUIRE(hit != nullptr);  // the newest piece is always there
+    CHECK(hit[0] == i);
+  }
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const ShortKey k = key_of(pieces[i]);
+    std::size_t n = 0;
+    if (const std::uint32_t* hit = cache.find_short(k.hash(), k, n)) {
+      ++found;
+      CHECK(hit[0] == i);
+      CHECK(n == 1 + i % 3);
+      // A second lookup hits too (a hit in the sets is promoted to the hot tier).
+      CHECK(cache.find_short(k.hash(), k, n) != nullptr);
+    }
+  }
+  CHECK(found > 0);
+  CHECK(found < pieces.size());  // 64 KiB cannot hold 20000 pieces
+  // More ids than a short entry holds: refused (they go to the long tier).
+  const ShortKey k = key_of("many");
+  const std::uint32_t many[4] = {1, 2, 3, 4};
+  CHECK_FALSE(cache.store_short(k.hash(), k, many, 4));
+}
+
+TEST_CASE("the long tier finds what it stored and empties itself when full") {
+  PieceCache cache(PieceCache::kMinBytes);
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 4000; ++i) pieces.push_back(std::string(16 + i % 100, 'a') + std::to_string(i));
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const std::uint32_t ids[2] = {static_cast<std::uint32_t>(i), 1};
+    cache.store_long(pieces[i], ids, 2);
+    std::size_t n = 0;
+    const std::uint32_t* hit = cache.find_long(pieces[i], n);
+    REQUIRE(hit != nullptr);  // the newest entry always survives
+    CHECK(n == 2);
+    CHECK(hit[0] == i);
+  }
+  for (const std::string& p : pieces) {
+    std::size_t n = 0;
+    if (cache.find_long(p, n)) ++found;
+  }
+  // 64 KiB cannot hold 4000 pieces of ~70 bytes: it was emptied on the way.
+  CHECK(found > 0);
+  CHECK(found < pieces.size());
+  std::size_t n = 0;
+  CHECK(cache.find_long("never stored, sixteen bytes or more", n) == nullptr);
+}
+
+TEST_CASE("workspaces claim from the budget and give it back") {
+  auto budget = std::make_shared<CacheBudget>(3 * PieceCache::kMinBytes);
+  {
+    Workspace ws;
+    PieceCache* a = ws.cache(1, budget, 3);
+    REQUIRE(a != nullptr);
+    CHECK(budget->used() == PieceCache::kMinBytes);
+    CHECK(ws.cache(1, budget, 3) == a);  // the same cache for the same model
+    PieceCache* b = ws.cache(2, budget, 3);
+    REQUIRE(b != nullptr);
+    CHECK(b != a);
+    CHECK(budget->used() == 2 * PieceCache::kMinBytes);
+    // Other threads share the rest; once it is spent they run uncached.
+    std::thread([&] {
+      Workspace other;
+      CHECK(other.cache(1, budget, 3) != nullptr);
+      CHECK(budget->used() == 3 * PieceCache::kMinBytes);
+      Workspace third;
+      CHECK(third.cache(1, budget, 3) == nullptr);
+    }).join();
+    CHECK(budget->used() == 2 * PieceCache::kMinBytes);
+  }
+  CHECK(budget->used() == 0);
+
+  // A zero budget gives no cache.
+  Workspace ws;
+  CHECK(ws.cache(1, std::make_shared<CacheBudget>(0), 1) == nullptr);
+}
+
+TEST_CASE("a budget nobody else holds is released by the workspace") {
+  Workspace ws;
+  std::weak_ptr<CacheBudget> gone;
+  {
+    auto budget = std::make_shared<CacheBudget>(CacheBudget::kDefaultBytes);
+    gone = budget;
+    CHECK(ws.cache(1, budget, 1) != nullptr);
+  }
+  CHECK_FALSE(gone.expired());  // the workspace still holds it...
+  auto fresh = std::make_shared<CacheBudget>(CacheBudget::kDefaultBytes);
+  CHECK(ws.cache(2, fresh, 1) != nullptr);
+  CHECK(gone.expired());  // ...until its next call notices nobody else does
+}
+
+TEST_CASE("at most kCachedModels caches per workspace, least recently used dropped") {
+  auto budget = std::make_shared<CacheBudget>(CacheBudget::kDefaultBytes);
+  Workspace ws;
+  for (std::uint64_t owner = 1; owner <= Workspace::kCachedModels + 2; ++owner) {
+    CHECK(ws.cache(owner, budget, 16) != nullptr);
+  }
+  CHECK(budget->used() <= Workspace::kCachedModels * (CacheBudget::kDefaultBytes / 16));
+}
+
+TEST_CASE("settings snapshots: an update never loses a concurrent one") {
+  snaptok::runtime::SettingsSlot slot;
+  const auto before = slot.load();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 500; ++i) {
+        slot.update([](snaptok::EncodeSettings& s) {
+          s.truncation = s.truncation.value_or(snaptok::TruncationParams{});
+          ++s.truncation->max_length;
+        });
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  const auto after = slot.load();
+  REQUIRE(after->truncation.has_value());
+  CHECK(after->truncation->max_length == snaptok::TruncationParams{}.max_length + 2000);
+  CHECK_FALSE(before->truncation.has_value());  // a held snapshot never changes
+}
