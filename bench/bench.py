@@ -2,7 +2,7 @@
 """Encode throughput of snaptok and its peers, measured side by side.
 
 Libraries: snaptok, Hugging Face ``tokenizers`` (the reference), and, when
-installed, ``tiktoken``, ``gigatoken`` and ``snaptokens``, all on the same
+installed, ``tiktoken``, ``gigatoken``, ``snaptokens`` and ``fastokens``, all on the same
 tokenizer.json and the same text.
 
 Scenarios:
@@ -36,6 +36,7 @@ import json
 import os
 import pickle
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,16 +49,17 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared" / "data"
 
-LIBS = ["snaptok", "hf", "tiktoken", "gigatoken", "snaptokens"]
+LIBS = ["snaptok", "hf", "tiktoken", "gigatoken", "snaptokens", "fastokens"]
 LABEL = {
     "snaptok": "snaptok",
     "hf": "HF tokenizers",
     "tiktoken": "tiktoken",
     "gigatoken": "gigatoken",
     "snaptokens": "snaptokens",
+    "fastokens": "fastokens",
 }
 DIST = {"snaptok": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
-        "gigatoken": "gigatoken", "snaptokens": "snaptokens"}
+        "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
 SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
 THREADED = {"batch", "large"}
@@ -425,8 +427,23 @@ class SnaptokensAdapter(Adapter):
         return self.tok.encode_batch_flat([text], add_special_tokens=self.add_special)
 
 
+class FastokensAdapter(SnaptokensAdapter):
+    note = ("Tokenizer.from_file; encode_batch_flat(docs) -> (ids, offsets) bytes, as snaptokens; "
+            "encode(text).ids; threads via RAYON_NUM_THREADS")
+
+    def open(self):
+        import fastokens
+
+        self.module = fastokens
+        return fastokens.Tokenizer.from_file(self.path)
+
+    def single(self, text):
+        return self.tok.encode(text, add_special_tokens=self.add_special).ids
+
+
 ADAPTERS = {"snaptok": SnaptokAdapter, "hf": HFAdapter, "tiktoken": TiktokenAdapter,
-            "gigatoken": GigatokenAdapter, "snaptokens": SnaptokensAdapter}
+            "gigatoken": GigatokenAdapter, "snaptokens": SnaptokensAdapter,
+            "fastokens": FastokensAdapter}
 
 
 def thread_env(threads: int) -> dict[str, str]:
@@ -452,6 +469,15 @@ def _digest(ids) -> list:
 
     a = np.ascontiguousarray(np.asarray(ids, dtype=np.uint32))
     return [int(a.size), zlib.crc32(a.tobytes())]
+
+
+def current_rss_mb() -> float:
+    """Resident set size of this process now (Linux /proc; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def worker_main(args) -> int:
@@ -517,7 +543,11 @@ def worker_main(args) -> int:
                         version = dist_version(DIST[args.worker])
                     except Exception:
                         version = None
-                reply(ok=True, version=version, note=adapter.note)
+                reply(ok=True, version=version, note=adapter.note, rss_mb=current_rss_mb())
+            elif op == "memory":
+                # The kernel's high-water mark of this process: what
+                # /usr/bin/time -v reports as "Maximum resident set size".
+                reply(ok=True, peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
             elif op == "check":
                 scenario = cmd["scenario"]
                 result = run(scenario)
@@ -570,6 +600,7 @@ class Worker:
         self.lib = lib
         self.threads = threads
         self.failed = None  # reason it gives no numbers
+        self.loaded_mb = None  # RSS after loading the data and the tokenizer
         self.version = None
         self.note = ""
         self.stderr_path = Path(stderr_dir) / f"{lib}-{threads}.log"
@@ -726,6 +757,7 @@ def main(argv=None) -> int:
                 r = w.ask(op="setup")
                 if r["ok"]:
                     w.version, w.note = r.get("version"), r.get("note", "")
+                    w.loaded_mb = r.get("rss_mb")
                 else:
                     w.failed = r["error"]
                 print(f"bench: {LABEL[w.lib]} ({w.threads} thr): "
@@ -773,6 +805,7 @@ def main(argv=None) -> int:
             # Timed runs, interleaved round-robin; the order rotates each repetition.
             timed = [w for w in workers if w.lib in libs]
             samples = {}
+            memory = {}  # worker -> peak RSS (MB) after every scenario ran
             t_start = time.perf_counter()
             for rep in range(args.repeat):
                 k = rep % max(1, len(timed))
@@ -788,6 +821,12 @@ def main(argv=None) -> int:
                         samples.setdefault((w, s), []).append((r["wall"], r["cpu"]))
                 print(f"bench: repetition {rep + 1}/{args.repeat} done "
                       f"({time.perf_counter() - t_start:.0f} s)", file=log)
+            for w in timed:
+                if w.failed:
+                    continue
+                r = w.ask(op="memory")
+                if r["ok"]:
+                    memory[w] = r["peak_mb"]
         finally:
             for w in workers:
                 w.close()
@@ -817,12 +856,20 @@ def main(argv=None) -> int:
                     row["status"] = "no result"
                 results.append(row)
 
+    # Peak memory of each worker process over everything it ran.
+    for w in workers:
+        if w.lib in libs and w in memory:
+            results.append({"scenario": "memory", "threads": w.threads, "lib": w.lib, "status": None,
+                            "peak_mb": memory[w], "loaded_mb": w.loaded_mb})
+
     # Ratios vs HF and vs snaptok in the same scenario and thread setting.
     def speed(row):
         if "mbps" in row:
             return row["mbps"]
         if "ms" in row:
             return 1.0 / row["ms"]
+        if "peak_mb" in row:
+            return 1.0 / row["peak_mb"]  # less memory counts as "faster"
         return None
 
     for row in results:
@@ -858,6 +905,7 @@ SCENARIO_TITLE = {
     "single": "single 140 B requests",
     "large": "one large document",
     "load": "tokenizer load",
+    "memory": "peak RSS",
 }
 
 
@@ -870,10 +918,14 @@ def print_table(results, header, markdown, notes):
             spd = f"{fmt_rate(r['mbps'])} MB/s"
         elif "ms" in r:
             spd = f"{r['ms']:,.1f} ms"
+        elif "peak_mb" in r:
+            spd = f"{r['peak_mb']:,.0f} MB"
         else:
             spd = "MISMATCH" if (r["status"] or "").startswith("MISMATCH") else "-"
         per = f"{r['us_per_request']:,.1f} µs/req" if "us_per_request" in r else ""
-        cpu = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r and r["scenario"] != "load" else ""
+        if r.get("loaded_mb"):
+            per = f"+{r['peak_mb'] - r['loaded_mb']:,.0f} MB run"
+        cpu = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r and r["scenario"] not in ("load", "memory") else ""
         rows.append([SCENARIO_TITLE[r["scenario"]], threads, LABEL[r["lib"]], spd, per,
                      fmt_ratio(r.get("vs_hf")), fmt_ratio(r.get("vs_snaptok")), cpu, r.get("status") or ""])
     out = sys.stdout
@@ -907,7 +959,10 @@ def print_table(results, header, markdown, notes):
         prev = row[0]
         out.write(line(row).rstrip() + "\n")
     out.write("\nspeed: MB/s of UTF-8 input (load: ms). vs HF / vs snaptok: speed ratio in the same scenario\n"
-              "and thread setting (>1 is faster). CPU: process CPU time / wall time (cores kept busy).\n")
+              "and thread setting (>1 is faster). CPU: process CPU time / wall time (cores kept busy).\n"
+              "peak RSS: the worker process's maximum resident set size over all it ran (as /usr/bin/time -v\n"
+              "reports it); '+N MB run' is that peak less the RSS right after loading data and tokenizer;\n"
+              "vs ratios there are memory ratios (>1 uses less).\n")
     for lib, note in notes.items():
         out.write(f"  {LABEL[lib]}: {note}\n")
 
