@@ -66,9 +66,11 @@ class ByteLevelBpePath {
  private:
   explicit ByteLevelBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Where pieces go: a batch of pending pieces whose cache slots are
-  // prefetched together (their memory misses overlap), then looked up in
-  // order; a miss is merged and cached.
+  // Where pieces go: a sliding window of pending pieces. A piece's cache
+  // slots are prefetched when it enters the window and read when it leaves,
+  // kWindow pieces later (so every lookup's memory miss overlaps the work
+  // on the pieces after it); pieces leave in order; a miss is merged and
+  // cached.
   class Pieces {
    public:
     // `readable_end` bounds the buffer the pieces lie in (short keys are
@@ -83,43 +85,45 @@ class ByteLevelBpePath {
       return std::exchange(readable_end_, readable_end);
     }
 
-    // Queues `piece`.
+    // Queues `piece`; the piece kWindow places earlier is encoded.
     void add(std::string_view piece) {
       if (piece.empty()) return;
-      Pending& p = pending_[count_++];
+      if (count_ == kWindow) encode_oldest();
+      Pending& p = pending_[(head_ + count_++) % kWindow];
       p.piece = piece;
-      pending_bytes_ += piece.size();
       if (cache_ && piece.size() <= runtime::PieceCache::kShortMaxBytes) {
         p.key = runtime::ShortKey::of(piece.data(), piece.size(), readable_end_ - piece.data() >= 16);
         p.hash = p.key.hash();
         cache_->prefetch_short(p.hash);
       }
-      if (count_ == kBatch) flush();
     }
 
-    // Appends the ids of every queued piece, in order.
+    // Encodes every queued piece, in order.
     void flush() {
-      if (count_ == 0) return;
-      // A piece has at most one id per byte: no reallocation below.
-      if (ids_.capacity() - ids_.size() < pending_bytes_) {
-        ids_.reserve(std::max(ids_.size() + pending_bytes_, 2 * ids_.capacity()));
-      }
-      for (std::size_t i = 0; i < count_; ++i) encode(pending_[i]);
-      count_ = 0;
-      pending_bytes_ = 0;
+      while (count_ > 0) encode_oldest();
     }
 
    private:
-    static constexpr std::size_t kBatch = 32;
+    static constexpr std::size_t kWindow = 16;
     struct Pending {
       std::string_view piece;
       runtime::ShortKey key;
       std::uint64_t hash;
     };
 
-    // Appends the ids of one piece (capacity for one id per byte is reserved).
+    void encode_oldest() {
+      encode(pending_[head_]);
+      head_ = (head_ + 1) % kWindow;
+      --count_;
+    }
+
+    // Appends the ids of one piece.
     void encode(const Pending& p) {
       const std::size_t n = p.piece.size();
+      // A piece has at most one id per byte: no reallocation below.
+      if (ids_.capacity() - ids_.size() < n) {
+        ids_.reserve(std::max(ids_.size() + n, 2 * ids_.capacity()));
+      }
       if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) {
         merge(p.piece);
         return;
@@ -151,9 +155,9 @@ class ByteLevelBpePath {
     std::vector<std::uint32_t>& ids_;
     runtime::PieceCache* cache_;
     const char* readable_end_;
-    Pending pending_[kBatch];
-    std::size_t count_ = 0;
-    std::size_t pending_bytes_ = 0;
+    Pending pending_[kWindow];
+    std::size_t head_ = 0;   // the oldest pending piece
+    std::size_t count_ = 0;  // pending pieces
   };
 
   // Applies Split stage `i` (or, past the last one, ByteLevel + BPE) to `text`.

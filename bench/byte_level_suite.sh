@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The byte-level BPE benchmark suite: bench.py on GPT-2, Llama 3 (the cl100k
+# pattern in HF's spelling), o200k, Qwen2 and DeepSeek V3 from the shared
+# data, every peer in the same run, Markdown tables into one file.
+#
+#   bench/byte_level_suite.sh [OUT.md] [extra bench.py options...]
+#
+# Default: batch of ~8 KB documents and 140-byte requests on 1 thread, peak
+# RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads.
+# Environment: PYTHON (default .venv/bin/python), SHARED (default ../shared/data).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+out=${1:-bench/byte_level_suite.md}
+shift || true
+py=${PYTHON:-.venv/bin/python}
+shared=${SHARED:-../shared/data}
+
+run() {  # run <title> <tokenizer.json> <bench.py options...>
+  local title=$1 tok=$2
+  shift 2
+  if [ ! -f "$tok" ]; then
+    echo "skip $title: $tok not found" >&2
+    return
+  fi
+  echo "== $title" >&2
+  {
+    printf '\n### %s\n\n' "$title"
+    "$py" bench/bench.py --tokenizer "$tok" --markdown "$@"
+  } >>"$out"
+}
+
+: >"$out"
+common=(--mb 4 --repeat 3 "$@")
+run "GPT-2" "$shared/tokenizers/gpt2/tokenizer.json" \
+  --scenarios batch,single --threads 1 "${common[@]}"
+run "Llama 3 pattern (cl100k, HF spelling)" "$shared/tokenizers/cl100k-hf-spelling/tokenizer.json" \
+  --scenarios batch,single --threads 1 "${common[@]}"
+run "o200k" "$shared/tokenizers/o200k/tokenizer.json" \
+  --scenarios batch,single --threads 1 "${common[@]}"
+run "Qwen2" "$shared/tokenizers/qwen2/tokenizer.json" \
+  --scenarios batch,single --threads 1 "${common[@]}"
+run "DeepSeek V3" "$shared/tokenizers/deepseek-v3/tokenizer.json" \
+  --scenarios batch,single --threads 1 "${common[@]}"
+run "GPT-2, one 64 MB document and 2 threads" "$shared/tokenizers/gpt2/tokenizer.json" \
+  --scenarios large,batch --threads 2 --large-mb 64 --repeat 3 "$@"
+echo "wrote $out" >&2
