@@ -3,10 +3,14 @@
 // is present, the bundled sample, and random strings over tricky chars.
 #include <doctest/doctest.h>
 
+#include <simdjson.h>
 #include <snaptok/detail/regex.hpp>
+#include <snaptok/scanners/block_masks.hpp>
+#include <snaptok/simd/dispatch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -23,8 +27,14 @@ Matches matches_of(const snaptok::detail::Regex& re, std::string_view text) {
 }
 
 void check_same(std::string_view pattern, std::string_view text, const std::string& what) {
-  const snaptok::detail::Regex scanner(pattern, "test", true);
-  const snaptok::detail::Regex onig(pattern, "test", false);
+  // Compiling a pinned pattern is slow: keep both regexes of each pattern.
+  static std::map<std::string, std::pair<snaptok::detail::Regex, snaptok::detail::Regex>, std::less<>> cache;
+  auto it = cache.find(pattern);
+  if (it == cache.end()) {
+    it = cache.try_emplace(std::string(pattern), snaptok::detail::Regex(pattern, "test", true),
+                           snaptok::detail::Regex(pattern, "test", false)).first;
+  }
+  const auto& [scanner, onig] = it->second;
   const Matches a = matches_of(scanner, text), b = matches_of(onig, text);
   CHECK(a.size() == b.size());
   if (a != b) {
@@ -61,6 +71,120 @@ std::string random_text(std::mt19937& rng, std::size_t n) {
   return s;
 }
 
+// Random text over the pieces the cl100k/o200k/DeepSeek families tell apart:
+// case classes (Lu, Ll, Lt, Lm, Lo, marks), Han and kana, digit runs,
+// apostrophes before contraction letters in both cases (and U+017F, which
+// folds to 's', and the Kelvin sign), CR/LF mixes, '/' and other punct.
+std::string random_family_text(std::mt19937& rng, std::size_t n) {
+  static const std::vector<std::string> pieces = {
+      "a", "b", "Z", "Q", "s", "S", "t", "T", "re", "RE", "Re", "ve", "VE", "m", "M", "ll", "LL",
+      "lL", "d", "D", "'", "'", "'", "\xC5\xBF" /* U+017F */, "\xE2\x84\xAA" /* U+212A */,
+      "\xE2\x80\x99", " ", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "\n\n", "\x0B", "\x0C",
+      "\xC2\xA0", "\xE3\x80\x80", "\xE2\x80\xA8", "\xC2\x85", "\xE2\x80\xAF", "1", "42", "12345",
+      "\xD9\xA3", "\xE2\x85\xA7", "\xC2\xB2", "!", "?!", "--", "_", "/", "//", ".", ",", "$", "+",
+      "`", "^", "\\", "\x01", "\x7F", "\xC3\xA9", "\xC3\x89", "e\xCC\x81", "\xCC\x81",
+      "\xE0\xA4\xBE" /* U+093E Mc */, "\xD0\x96", "\xD0\xB6",
+      "\xC7\x85" /* U+01C5 Lt */, "\xCA\xB0" /* U+02B0 Lm */, "\xE3\x80\x85" /* U+3005 Han Lm */,
+      "\xE3\x80\x87" /* U+3007 Han Nl */, "\xE2\xBA\x80" /* U+2E80 Han So */,
+      "\xE4\xB8\xAD", "\xE9\xBE\xA5", "\xE9\xBE\xA6", "\xE3\x81\x82", "\xE3\x82\xA2", "\xE3\x83\xBC",
+      "\xEA\xB0\x80" /* Hangul Lo */, "\xD7\x90" /* Hebrew Lo */, "\xF0\x9F\x98\x80",
+      "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB", "\xE2\x80\x8B" /* Cf */, "\xEF\xBF\xBD",
+      "\xE1\xB2\x89",      // U+1C89, a Unicode 16 letter
+      "\xF0\x90\xB5\x80",  // U+10D40, a Unicode 16 digit
+      "\xF3\xA0\x84\x80",  // U+E0100, a variation selector (Mn)
+  };
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::string s;
+  while (s.size() < n) s += pieces[pick(rng)];
+  return s;
+}
+
+// Random mostly-ASCII text with long runs (letters of one case or mixed,
+// spaces, CR/LF, digits, punct) that cross the scanners' 64-byte mask blocks,
+// and a few non-ASCII letters, spaces and marks at run edges.
+std::string random_run_text(std::mt19937& rng, std::size_t n) {
+  static const std::vector<std::string> alphabets = {
+      "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "aAbBzZ", " ", " \t", "\r\n", "\n \n",
+      "0123456789", "!?.,;:-_/()'\"", "'sStTdD", "\x01\x7F\x1F"};
+  static const std::vector<std::string> rare = {"\xC3\xA9", "\xC3\x89", "\xCC\x81", "\xC2\xA0", "\xC2\x85",
+                                                "\xE4\xB8\xAD", "\xD9\xA3", "\xC5\xBF", "\xE2\x80\x99"};
+  std::uniform_int_distribution<std::size_t> pick_alphabet(0, alphabets.size() - 1), pick_rare(0, rare.size() - 1);
+  std::uniform_int_distribution<int> run_len(1, 90), coin(0, 7);
+  std::string s;
+  while (s.size() < n) {
+    if (coin(rng) == 0) {
+      s += rare[pick_rare(rng)];
+      continue;
+    }
+    const std::string& a = alphabets[pick_alphabet(rng)];
+    std::uniform_int_distribution<std::size_t> pick(0, a.size() - 1);
+    for (int k = run_len(rng); k > 0; --k) s += a[pick(rng)];
+  }
+  return s;
+}
+
+struct NamedPattern {
+  std::string_view name;
+  std::string_view pattern;
+};
+
+// Every pattern a scanner reproduces, GPT-2's aside (tested above).
+const std::vector<NamedPattern>& family_patterns() {
+  namespace sc = snaptok::scanners;
+  static const std::vector<NamedPattern> all = {
+      {"cl100k", sc::kCl100kPattern},
+      {"cl100k-tiktoken", sc::kCl100kTiktokenPattern},
+      {"qwen2", sc::kQwen2Pattern},
+      {"qwen3.5", sc::kQwen35Pattern},
+      {"o200k", sc::kO200kPattern},
+      {"nemotron", sc::kNemotronPattern},
+      {"kimi", sc::kKimiPattern},
+      {"deepseek-digits", sc::kDeepSeekDigitsPattern},
+      {"deepseek-cjk", sc::kDeepSeekCjkPattern},
+      {"deepseek", sc::kDeepSeekPattern},
+  };
+  return all;
+}
+
+// Every pattern a scanner reproduces, GPT-2's included.
+std::vector<NamedPattern> all_patterns() {
+  std::vector<NamedPattern> all = {{"gpt2", snaptok::scanners::kGpt2Pattern}};
+  all.insert(all.end(), family_patterns().begin(), family_patterns().end());
+  return all;
+}
+
+// Returns the real text files to compare on: the bundled sample, the test
+// data and, when present, the shared corpus.
+std::vector<std::filesystem::path> real_text_files() {
+  std::vector<std::filesystem::path> files = {SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json",
+                                              SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt"};
+  const std::filesystem::path shared = SNAPTOK_SHARED_DATA_DIR "/corpus";
+  if (std::filesystem::exists(shared)) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(shared)) {
+      if (e.is_regular_file()) files.push_back(e.path());
+    }
+  }
+  return files;
+}
+
+// Returns every code point below U+32000 and in U+E0000..U+E01FF (no
+// surrogates), each between neighbours that exercise prefixes, case runs,
+// contractions, punct tails and whitespace.
+std::string every_code_point_text() {
+  std::string s;
+  auto add = [&](char32_t cp) {
+    std::string x;
+    snaptok::detail::append_cp(x, cp);
+    s += x + "a" + x + "'s " + x + x + "B" + x + "!" + x + "\n " + x + "'" + x + "x\r\n" + "'" + x +
+         "e " + "A" + x + "'LL";
+  };
+  for (char32_t cp = 1; cp < 0x32000; ++cp) {
+    if (cp < 0xD800 || cp > 0xDFFF) add(cp);
+  }
+  for (char32_t cp = 0xE0000; cp < 0xE0200; ++cp) add(cp);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("GPT-2 scanner equals Oniguruma on random text") {
@@ -94,3 +218,211 @@ TEST_CASE("scanner char classes: ASCII shortcut agrees with the pinned tables") 
     CHECK(snaptok::scanners::class_at(s, 0, len) == table[static_cast<std::size_t>(c)]);
   }
 }
+
+TEST_CASE("every recognised pattern selects its scanner; other patterns run on Oniguruma") {
+  CHECK(snaptok::detail::Regex(snaptok::scanners::kGpt2Pattern, "t").scanner_name() == "gpt2");
+  for (const auto& p : family_patterns()) {
+    CHECK(snaptok::detail::Regex(p.pattern, "t").scanner_name() == p.name);
+    CHECK(snaptok::detail::Regex(p.pattern, "t", false).scanner_name() == "");
+    CHECK(snaptok::detail::Regex(std::string(p.pattern) + "|x", "t").scanner_name() == "");
+  }
+  CHECK(snaptok::detail::Regex(R"(\p{N}{1,2})", "t").scanner_name() == "");
+}
+
+TEST_CASE("the recognised pattern strings are the ones the shared tokenizer.json files hold") {
+  const std::filesystem::path dir = SNAPTOK_SHARED_DATA_DIR "/tokenizers";
+  if (!std::filesystem::exists(dir)) return;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"gpt2-split-original", {"gpt2"}},
+      {"cl100k-hf-spelling", {"cl100k"}},
+      {"cl100k-possessive", {"cl100k-tiktoken"}},
+      {"qwen2", {"qwen2"}},
+      {"qwen3.5-mark", {"qwen3.5"}},
+      {"o200k", {"o200k"}},
+      {"nemotron", {"nemotron"}},
+      {"kimi", {"kimi"}},
+      {"deepseek-v3", {"deepseek-digits", "deepseek-cjk", "deepseek"}},
+      {"deepseek-v4", {"deepseek-digits", "deepseek-cjk", "deepseek"}},
+  };
+  for (const auto& [name, scanners] : expected) {
+    const auto path = dir / name / "tokenizer.json";
+    if (!std::filesystem::exists(path)) continue;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    REQUIRE(parser.load(path.string()).get(doc) == simdjson::SUCCESS);
+    std::vector<std::string> got;
+    simdjson::dom::array list;
+    REQUIRE(doc["pre_tokenizer"]["pretokenizers"].get(list) == simdjson::SUCCESS);
+    for (simdjson::dom::element p : list) {
+      std::string_view type, regex;
+      if (p["type"].get(type) != simdjson::SUCCESS || type != "Split") continue;
+      REQUIRE(p["pattern"]["Regex"].get(regex) == simdjson::SUCCESS);
+      got.emplace_back(snaptok::detail::Regex(regex, "t").scanner_name());
+    }
+    CHECK_MESSAGE(got == scanners, name);
+  }
+}
+
+TEST_CASE("family scanners equal Oniguruma on random text") {
+  for (const auto& p : family_patterns()) {
+    std::mt19937 rng(99);
+    for (int i = 0; i < 3000; ++i) {
+      const std::string text = i % 3 == 0 ? random_text(rng, 1 + i % 61) : random_family_text(rng, 1 + i % 97);
+      check_same(p.pattern, text, std::string(p.name) + " random text #" + std::to_string(i));
+    }
+  }
+}
+
+TEST_CASE("family scanners equal Oniguruma on every code point") {
+  const std::string text = every_code_point_text();
+  for (const auto& p : family_patterns()) check_same(p.pattern, text, std::string(p.name) + " code points");
+}
+
+TEST_CASE("family scanners equal Oniguruma on real text") {
+  for (const auto& f : real_text_files()) {
+    const std::string text = read_file(f);
+    if (text.empty() || snaptok::detail::find_invalid_utf8(text) != std::string::npos) continue;
+    for (const auto& p : family_patterns()) check_same(p.pattern, text, std::string(p.name) + " " + f.string());
+  }
+}
+
+TEST_CASE("scanner flag table agrees with the pinned classes") {
+  using namespace snaptok::scanners;
+  const auto& t = char_flags();
+  const std::pair<const char*, std::uint8_t> classes[] = {
+      {"L", kFlagL}, {"M", kFlagM}, {"N", kFlagN}, {"\\s", kFlagSpace}, {"Han", kFlagHan}};
+  for (const auto& [name, bit] : classes) {
+    const auto* c = snaptok::detail::find_regex_class(name);
+    std::size_t in = 0, total = 0;
+    for (std::size_t i = 0; i < c->size; ++i) total += c->ranges[i].last - c->ranges[i].first + 1;
+    for (char32_t cp = 0; cp < 0x110000; ++cp) in += (t(cp) & bit) != 0;
+    CHECK_MESSAGE(in == total, name);
+  }
+  // DeepSeek's [!"#...~] is exactly the ASCII part of [\p{P}\p{S}].
+  const std::string_view punct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+  for (int c = 0; c < 128; ++c) {
+    CHECK(((t(static_cast<char32_t>(c)) & kFlagPS) != 0) == (punct.find(static_cast<char>(c)) != std::string_view::npos));
+  }
+}
+
+TEST_CASE("scanners equal Oniguruma on long ASCII runs across mask blocks") {
+  for (const auto& p : all_patterns()) {
+    std::mt19937 rng(2024);
+    for (int i = 0; i < 1500; ++i) {
+      check_same(p.pattern, random_run_text(rng, 1 + (i * 37) % 400),
+                 std::string(p.name) + " run text #" + std::to_string(i));
+    }
+  }
+}
+
+TEST_CASE("the ASCII byte-class sets the scanners use agree with the pinned tables") {
+  using namespace snaptok::scanners;
+  const auto& t = char_flags();
+  for (int c = 0; c < 128; ++c) {
+    const char ch = static_cast<char>(c);
+    snaptok::simd::ByteClassMasks m;
+    snaptok::simd::classify_block_scalar(&ch, 1, m);
+    const std::uint8_t f = t(static_cast<char32_t>(c));
+    INFO("byte " << c);
+    CHECK((m.letter != 0) == ((f & kFlagL) != 0));
+    CHECK((m.letter != 0) == ((f & (kFlagL | kFlagM)) != 0));
+    CHECK((m.digit != 0) == ((f & kFlagN) != 0));
+    CHECK((m.space != 0) == ((f & kFlagSpace) != 0));
+    CHECK((m.newline != 0) == (c == '\r' || c == '\n'));
+    CHECK(((m.apostrophe | m.other) != 0) == ((f & (kFlagSpace | kFlagL | kFlagM | kFlagN)) == 0));
+    // ascii_lower_end tells the case of a letter by bit 0x20.
+    if (m.letter != 0) CHECK(((c & 0x20) != 0) == ((f & kFlagLower) != 0));
+    if (m.letter != 0) CHECK(((c & 0x20) == 0) == ((f & kFlagUpper) != 0));
+    CHECK((f & kFlagHan) == 0);
+  }
+}
+
+namespace {
+
+// Checks BlockMasks::run_end, last_in and bits_from against byte-at-a-time
+// answers on random text of every length around the block size.
+void check_block_masks(const std::string& target) {
+  using namespace snaptok::scanners;
+  auto in_set = [](unsigned char c, unsigned set) {
+    const bool letter = ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'), digit = c >= '0' && c <= '9';
+    const bool space = (c >= '\t' && c <= '\r') || c == ' ', nl = c == '\r' || c == '\n';
+    const bool nonascii = c >= 0x80, apos = c == '\'';
+    const bool other = !letter && !digit && !space && !nonascii && !apos;
+    return ((set & kBytesLetter) && letter) || ((set & kBytesDigit) && digit) || ((set & kBytesSpace) && space) ||
+           ((set & kBytesNewline) && nl) || ((set & kBytesNonascii) && nonascii) ||
+           ((set & kBytesApostrophe) && apos) || ((set & kBytesOther) && other);
+  };
+  std::mt19937 rng(5);
+  const std::string alphabet = std::string("aZ09 \t\r\n'!\x01\x7F") + "\xC3\xA9";
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  std::uniform_int_distribution<int> runs(0, 3);
+  for (std::size_t n = 0; n <= 200; ++n) {
+    std::string s;
+    while (s.size() < n) {
+      const char c = alphabet[pick(rng)];
+      s.append(static_cast<std::size_t>(1) << (runs(rng) * 2), c);  // runs of 1, 4, 16, 64
+    }
+    s.resize(n);
+    BlockMasks m(s);
+    for (std::size_t i = 0; i <= n; ++i) {
+      std::size_t want = i;
+      while (want < n && in_set(static_cast<unsigned char>(s[want]), kBytesLetter)) ++want;
+      REQUIRE_MESSAGE(m.run_end<kBytesLetter>(i) == want, target << " n=" << n << " i=" << i);
+      want = i;
+      while (want < n && in_set(static_cast<unsigned char>(s[want]), kBytesSpace | kBytesOther)) ++want;
+      REQUIRE_MESSAGE(m.run_end<kBytesSpace | kBytesOther>(i) == want, target << " n=" << n << " i=" << i);
+      want = i;
+      while (want < n && in_set(static_cast<unsigned char>(s[want]), kBytesAscii)) ++want;
+      REQUIRE_MESSAGE(m.run_end<kBytesAscii>(i) == want, target << " n=" << n << " i=" << i);
+      for (std::size_t e = i; e <= n && e <= i + 130; e += 1 + e % 5) {
+        std::size_t last = BlockMasks::npos;
+        for (std::size_t k = i; k < e; ++k) {
+          if (in_set(static_cast<unsigned char>(s[k]), kBytesNewline | kBytesApostrophe)) last = k;
+        }
+        REQUIRE_MESSAGE(m.last_in<kBytesNewline | kBytesApostrophe>(i, e) == last,
+                        target << " n=" << n << " i=" << i << " e=" << e);
+      }
+      if (i < n) {
+        std::size_t valid = 0;
+        const std::uint64_t bits = m.bits_from<kBytesDigit | kBytesNonascii>(i, valid);
+        REQUIRE(valid == 64 - i % 64);
+        for (std::size_t k = 0; k < 64; ++k) {
+          const bool want_bit = k < valid && i + k < n &&
+                                in_set(static_cast<unsigned char>(s[i + k]), kBytesDigit | kBytesNonascii);
+          REQUIRE_MESSAGE(((bits >> k) & 1) == want_bit, target << " n=" << n << " i=" << i << " k=" << k);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("BlockMasks answers like a byte-at-a-time walk") { check_block_masks("default"); }
+
+#ifndef SNAPTOK_NO_HIGHWAY
+TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
+  const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
+  REQUIRE(!sample.empty());
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  REQUIRE(!targets.empty());
+  for (const std::int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    const std::string name = hwy::TargetName(target);
+    CHECK(snaptok::simd_target() == name);
+    MESSAGE("scanners on target " << name);
+    check_block_masks(name);
+    for (const auto& p : all_patterns()) {
+      check_same(p.pattern, sample, name + " " + std::string(p.name) + " sample");
+      std::mt19937 rng(77);
+      for (int i = 0; i < 300; ++i) {
+        const std::string text = i % 3 == 0   ? random_run_text(rng, 1 + (i * 13) % 300)
+                                 : i % 3 == 1 ? random_family_text(rng, 1 + i % 150)
+                                              : random_text(rng, 1 + i % 150);
+        check_same(p.pattern, text, name + " " + std::string(p.name) + " random text #" + std::to_string(i));
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+#endif

@@ -20,7 +20,7 @@
 
 #include "snaptok/error.hpp"
 #include "snaptok/normalized_string.hpp"
-#include "snaptok/scanners/gpt2.hpp"
+#include "snaptok/scanners/registry.hpp"
 #include "snaptok/unicode/pinned_classes.hpp"
 
 namespace snaptok::detail {
@@ -28,10 +28,11 @@ namespace snaptok::detail {
 class Regex {
  public:
   /// Compiles `pattern`; `where` names the JSON path for errors. A pattern a
-  /// hand-written scanner reproduces exactly (GPT-2's) runs on that scanner
-  /// unless `use_scanner` is false.
+  /// hand-written scanner reproduces exactly (scanners/registry.hpp: GPT-2,
+  /// cl100k, o200k, ...) runs on that scanner unless `use_scanner` is false.
   Regex(std::string_view pattern, std::string_view where, bool use_scanner = true)
-      : pattern_(pattern), gpt2_scanner_(use_scanner && pattern == scanners::kGpt2Pattern) {
+      : pattern_(pattern),
+        scanner_(use_scanner ? scanners::find_scanner(pattern) : scanners::ScannerKind::kNone) {
     const std::string pinned = pin_unicode_classes(pattern);
     static std::once_flag init;
     std::call_once(init, [] {
@@ -54,13 +55,14 @@ class Regex {
 
   const std::string& pattern() const noexcept { return pattern_; }
 
+  /// Returns the name of the hand-written scanner this regex runs on
+  /// ("gpt2", "cl100k", "o200k", ...), or "" when it runs on Oniguruma.
+  std::string_view scanner_name() const noexcept { return scanners::scanner_name(scanner_); }
+
   /// Calls fn(start, end) for each successive match in `text`.
   template <class Fn>
   void for_each_match(std::string_view text, Fn&& fn) const {
-    if (gpt2_scanner_) {
-      scanners::scan_gpt2(text, fn);
-      return;
-    }
+    if (scanners::run_scanner(scanner_, text, fn)) return;
     thread_local std::unique_ptr<OnigRegion, RegionFree> region(
         onig_region_new());
     const auto* begin = reinterpret_cast<const OnigUChar*>(text.data());
@@ -121,7 +123,7 @@ class Regex {
   };
 
   std::string pattern_;
-  bool gpt2_scanner_;
+  scanners::ScannerKind scanner_;
   std::unique_ptr<regex_t, RegexFree> re_;
 };
 

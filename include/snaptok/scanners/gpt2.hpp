@@ -3,12 +3,18 @@
 // giving the same successive matches as Oniguruma does, at a fraction of the
 // cost. Every char matches some alternative, so matches tile the text; at each
 // position the alternatives are tried in pattern order, as the regex would.
+// A scanner of its own rather than a SplitRules variant: GPT-2 differs from
+// the cl100k family in every alternative (case-sensitive contractions, only
+// ' ' as a prefix, \p{N}+, no [\r\n]* tail, no \s*[\r\n]+), and its loop is
+// short. It shares split_family's Text (class table + byte-class masks).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "snaptok/scanners/char_class.hpp"
+#include "snaptok/scanners/split_family.hpp"
 
 namespace snaptok::scanners {
 
@@ -28,54 +34,77 @@ inline std::size_t gpt2_contraction(std::string_view s, std::size_t i) {
   return 0;
 }
 
-// Returns the end of the run of chars of class `cls` starting at s[i].
-inline std::size_t run_end(std::string_view s, std::size_t i, CharClass cls) {
-  std::size_t len = 0;
-  while (i < s.size() && class_at(s, i, len) == cls) i += len;
-  return i;
+// Returns the end of `\s+(?!\S)|\s+` from i (a \s code point): the
+// whitespace run, minus its last code point when a non-space follows; a
+// single whitespace code point before a non-space falls to `\s+`.
+inline std::size_t gpt2_space_end(split_detail::Text& x, std::size_t i) noexcept {
+  std::size_t j = i, last = i;
+  for (;;) {
+    const std::size_t a = x.masks.run_end<split_detail::kAsciiSpace>(j);
+    if (a > j) {
+      last = a - 1;
+      j = a;
+    }
+    if (j >= x.n || x.b[j] < 0x80) break;
+    std::size_t len;
+    if (!(x.flags(j, len) & kFlagSpace)) break;
+    last = j;
+    j += len;
+  }
+  return j < x.n && last > i ? last : j;
 }
 
-/// Calls fn(start, end) for each successive match of the GPT-2 pattern.
+/// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.
+///   scan_gpt2(text, [](std::size_t s, std::size_t e) {...});
+/// ASCII runs are measured on the byte-class masks (block_masks.hpp),
+/// non-ASCII code points on the pinned classes (char_class.hpp).
 template <class Fn>
 void scan_gpt2(std::string_view s, Fn&& fn) {
-  std::size_t i = 0;
+  using split_detail::kAsciiL;
+  using split_detail::kAsciiN;
+  using split_detail::kAsciiPunct;
+  split_detail::Text x(s, char_flags());
   const std::size_t n = s.size();
+  auto letter = [](std::uint8_t f) { return class_of_flags(f) == kLetter; };
+  auto number = [](std::uint8_t f) { return class_of_flags(f) == kNumber; };
+  auto other = [](std::uint8_t f) { return class_of_flags(f) == kOther; };
+  std::size_t i = 0;
   while (i < n) {
-    if (const std::size_t c = gpt2_contraction(s, i)) {
-      fn(i, i + c);
-      i += c;
-      continue;
-    }
-    std::size_t len = 0;
-    CharClass cls = class_at(s, i, len);
-    if (s[i] == ' ' && i + 1 < n) {
-      std::size_t next_len = 0;
-      const CharClass next = class_at(s, i + 1, next_len);
-      if (next != kSpace) {
-        // ` ?\p{L}+`, ` ?\p{N}+` or ` ?[^\s\p{L}\p{N}]+` with the space.
-        const std::size_t end = run_end(s, i + 1, next);
-        fn(i, end);
-        i = end;
+    const unsigned char c = x.b[i];
+    if (c == '\'') {
+      if (const std::size_t k = gpt2_contraction(s, i)) {
+        fn(i, i + k);
+        i += k;
         continue;
       }
     }
-    if (cls != kSpace) {
-      const std::size_t end = run_end(s, i, cls);
-      fn(i, end);
-      i = end;
-      continue;
+    // ` ?\p{L}+`, ` ?\p{N}+` or ` ?[^\s\p{L}\p{N}]+`, by the class of the
+    // code point at q (after the optional ' '); `\s...` from i when it is \s.
+    const std::size_t q = c == ' ' && i + 1 < n ? i + 1 : i;
+    const unsigned char d = x.b[q];
+    std::size_t e;
+    if (d < 0x80) {
+      const std::uint8_t f = x.blocks[d];
+      if (f & kFlagL) {
+        e = x.run_end<kAsciiL>(q + 1, letter);
+      } else if (f & kFlagN) {
+        e = x.run_end<kAsciiN>(q + 1, number);
+      } else if (!(f & kFlagSpace)) {
+        e = x.run_end<kAsciiPunct>(q + 1, other);
+      } else {
+        e = gpt2_space_end(x, i);
+      }
+    } else {
+      std::size_t len;
+      switch (class_of_flags(x.flags(q, len))) {
+        case kLetter: e = x.run_end<kAsciiL>(q + len, letter); break;
+        case kNumber: e = x.run_end<kAsciiN>(q + len, number); break;
+        case kOther: e = x.run_end<kAsciiPunct>(q + len, other); break;
+        default: e = gpt2_space_end(x, i); break;
+      }
     }
-    // `\s+(?!\S)`: the whitespace run, minus its last char when a non-space
-    // follows; a single whitespace char before a non-space falls to `\s+`.
-    std::size_t end = i;
-    std::size_t last_start = i;
-    while (end < n && class_at(s, end, len) == kSpace) {
-      last_start = end;
-      end += len;
-    }
-    if (end < n && last_start > i) end = last_start;
-    fn(i, end);
-    i = end;
+    fn(i, e);
+    i = e;
   }
 }
 

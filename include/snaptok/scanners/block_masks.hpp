@@ -1,0 +1,127 @@
+// A cursor over the byte-class masks of a text, for the pre-tokenization
+// scanners' ASCII work: it classifies the text lazily, 64 bytes at a time,
+// with snaptok::simd::classify_block (Highway runtime dispatch, or portable
+// C++ without Highway), keeps the current block's masks and answers "where
+// does the run of bytes of these classes starting at i end?" with
+// count-trailing-zeros, crossing block boundaries as needed.
+//
+//   snaptok::scanners::BlockMasks m(text);
+//   std::size_t e = m.run_end<kBytesLetter>(i);                // end of the ASCII-letter run at i
+//   std::size_t p = m.run_end<kBytesApostrophe | kBytesOther>(e);
+//   std::size_t nl = m.last_in<kBytesNewline>(i, e);           // last CR/LF in [i, e), or npos
+//
+// Blocks start at multiples of 64 from the start of the text, so a scan that
+// moves forward classifies each byte once. Non-ASCII bytes are all in
+// kBytesNonascii: a scanner settles them per code point (char_class.hpp).
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "snaptok/simd/dispatch.hpp"
+
+namespace snaptok::scanners {
+
+// Byte classes a BlockMasks query asks about; OR them into a set. Each byte
+// is in exactly one of letter, digit, space, nonascii, apostrophe, other
+// (newline is a subset of space), as in simd::ByteClassMasks.
+enum ByteClassSet : unsigned {
+  kBytesLetter = 1,       // A-Z a-z
+  kBytesDigit = 2,        // 0-9
+  kBytesSpace = 4,        // \t \n \v \f \r ' '
+  kBytesNewline = 8,      // \r \n
+  kBytesNonascii = 16,    // 0x80-0xFF
+  kBytesApostrophe = 32,  // '
+  kBytesOther = 64,       // every other ASCII byte
+  kBytesAscii = kBytesLetter | kBytesDigit | kBytesSpace | kBytesApostrophe | kBytesOther,
+};
+
+// The class masks of one text, one 64-byte block at a time.
+class BlockMasks {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  explicit BlockMasks(std::string_view text) noexcept
+      : p_(text.data()), n_(text.size()), base_(text.size() + simd::kBlockBytes) {}
+
+  // Returns the end of the run of bytes in `Set` from i: the first j >= i
+  // whose byte is not in Set, or the text size.
+  template <unsigned Set>
+  std::size_t run_end(std::size_t i) noexcept {
+    for (;;) {
+      std::size_t k = i - base_;  // wraps when i < base_
+      if (k >= simd::kBlockBytes) {
+        if (i >= n_) return n_;
+        load(i);
+        k = i - base_;
+      }
+      // Bits past the text are 0, so a run stops at the end of the text;
+      // the bits shifted in at the top stop it at the end of the block.
+      const auto e = static_cast<std::size_t>(std::countr_zero(~(select<Set>() >> k)));
+      if (k + e < simd::kBlockBytes) return i + e;
+      i = base_ + simd::kBlockBytes;
+    }
+  }
+
+  // Returns the position of the last byte in [i, e) that is in `Set`, or
+  // npos (e <= size()).
+  template <unsigned Set>
+  std::size_t last_in(std::size_t i, std::size_t e) noexcept {
+    while (e > i) {
+      std::size_t k = (e - 1) - base_;
+      if (k >= simd::kBlockBytes) {
+        load(e - 1);
+        k = (e - 1) - base_;
+      }
+      std::uint64_t m = select<Set>() & (~std::uint64_t{0} >> (simd::kBlockBytes - 1 - k));
+      if (i > base_) m &= ~std::uint64_t{0} << (i - base_);
+      if (m != 0) return base_ + (simd::kBlockBytes - 1) - static_cast<std::size_t>(std::countl_zero(m));
+      e = base_;
+    }
+    return npos;
+  }
+
+  // Returns the masks of `Set` for bytes from i on: bit k stands for byte
+  // i + k, for k < valid (set to the bytes left in i's block: 1..64); bits
+  // at or past valid are 0. i < size().
+  template <unsigned Set>
+  std::uint64_t bits_from(std::size_t i, std::size_t& valid) noexcept {
+    std::size_t k = i - base_;
+    if (k >= simd::kBlockBytes) {
+      load(i);
+      k = i - base_;
+    }
+    valid = simd::kBlockBytes - k;
+    return select<Set>() >> k;
+  }
+
+ private:
+  void load(std::size_t i) noexcept {
+    base_ = i & ~(simd::kBlockBytes - 1);
+    const std::size_t left = n_ - base_;
+    simd::classify_block(p_ + base_, left < simd::kBlockBytes ? left : simd::kBlockBytes, m_);
+  }
+
+  template <unsigned Set>
+  std::uint64_t select() const noexcept {
+    static_assert(Set != 0 && (Set & ~127u) == 0, "a set of ByteClassSet bits");
+    std::uint64_t m = 0;
+    if constexpr ((Set & kBytesLetter) != 0) m |= m_.letter;
+    if constexpr ((Set & kBytesDigit) != 0) m |= m_.digit;
+    if constexpr ((Set & kBytesSpace) != 0) m |= m_.space;
+    if constexpr ((Set & kBytesNewline) != 0) m |= m_.newline;
+    if constexpr ((Set & kBytesNonascii) != 0) m |= m_.nonascii;
+    if constexpr ((Set & kBytesApostrophe) != 0) m |= m_.apostrophe;
+    if constexpr ((Set & kBytesOther) != 0) m |= m_.other;
+    return m;
+  }
+
+  const char* p_;
+  std::size_t n_;
+  std::size_t base_;  // start of the block m_ holds; > size() before the first load
+  simd::ByteClassMasks m_;
+};
+
+}  // namespace snaptok::scanners
