@@ -42,6 +42,20 @@ std::string_view text_of(nb::handle h, const char* what) {
                            .c_str());
 }
 
+// Releases the GIL for its lifetime when the work is long enough to be worth
+// it: for a short text, releasing and taking the GIL back costs more than
+// the encode itself, and no other thread would get far in that time.
+class GilReleaseFor {
+ public:
+  static constexpr std::size_t kMinBytes = 4096;
+  explicit GilReleaseFor(std::size_t bytes) {
+    if (bytes >= kMinBytes) release_.emplace();
+  }
+
+ private:
+  std::optional<nb::gil_scoped_release> release_;
+};
+
 // Holds references to the texts of a sequence and their UTF-8 views, so the
 // GIL can be released while they are read.
 struct TextBatch {
@@ -166,7 +180,7 @@ NB_MODULE(_core, m) {
             const std::string_view a = text_of(text, "text");
             std::optional<std::string_view> b;
             if (!pair.is_none()) b = text_of(pair, "pair");
-            nb::gil_scoped_release release;
+            GilReleaseFor release(a.size() + (b ? b->size() : 0));
             return t.encode_full(a, b, add_special_tokens);
           },
           "text"_a, "pair"_a = nb::none(), "add_special_tokens"_a = true,
@@ -175,7 +189,7 @@ NB_MODULE(_core, m) {
           "encode_ids",
           [](const snaptok::Tokenizer& t, nb::handle text, bool add_special_tokens) {
             const std::string_view a = text_of(text, "text");
-            nb::gil_scoped_release release;
+            GilReleaseFor release(a.size());
             return t.encode(a, add_special_tokens);
           },
           "text"_a, "add_special_tokens"_a = true, "Returns only the ids of one text (fastest).")

@@ -80,6 +80,7 @@ class Tokenizer {
   /// Returns the ids of `text` (UTF-8; invalid UTF-8 throws, naming the byte).
   std::vector<std::uint32_t> encode(std::string_view text, bool add_special_tokens = true) const {
     std::vector<std::uint32_t> ids;
+    ids.reserve(text.size() / 4 + 8);  // about one id per 4 bytes of text: few regrowths
     encode_into(text, add_special_tokens, ids);
     return ids;
   }

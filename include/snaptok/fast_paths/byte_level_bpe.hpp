@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,7 +71,9 @@ class ByteLevelBpePath {
   // slots are prefetched when it enters the window and read when it leaves,
   // kWindow pieces later (so every lookup's memory miss overlaps the work
   // on the pieces after it); pieces leave in order; a miss is merged and
-  // cached.
+  // cached. Ids gather in a small buffer (a hit copies a whole short entry
+  // without branching on its length) that is appended to the result when
+  // full and at flush().
   class Pieces {
    public:
     // `readable_end` bounds the buffer the pieces lie in (short keys are
@@ -98,13 +101,15 @@ class ByteLevelBpePath {
       }
     }
 
-    // Encodes every queued piece, in order.
+    // Encodes every queued piece, in order, and appends all ids to the result.
     void flush() {
       while (count_ > 0) encode_oldest();
+      spill();
     }
 
    private:
     static constexpr std::size_t kWindow = 16;
+    static constexpr std::size_t kOut = 1024;  // ids gathered before an append
     struct Pending {
       std::string_view piece;
       runtime::ShortKey key;
@@ -117,38 +122,46 @@ class ByteLevelBpePath {
       --count_;
     }
 
-    // Appends the ids of one piece.
+    // Gathers the ids of one piece (at most one per byte).
     void encode(const Pending& p) {
       const std::size_t n = p.piece.size();
-      // A piece has at most one id per byte: no reallocation below.
-      if (ids_.capacity() - ids_.size() < n) {
-        ids_.reserve(std::max(ids_.size() + n, 2 * ids_.capacity()));
+      if (out_n_ + std::max(n, runtime::PieceCache::kShortMaxIds) > kOut) spill();
+      if (n > kOut) {  // longer than the buffer: merged straight into the result
+        const std::size_t at = ids_.size();
+        ids_.resize(at + n);
+        ids_.resize(at + bpe_.merge_raw(p.piece, ids_.data() + at));
+        return;
       }
+      std::uint32_t* out = out_ + out_n_;
       if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) {
-        merge(p.piece);
+        out_n_ += bpe_.merge_raw(p.piece, out);
         return;
       }
       const bool is_short = n <= runtime::PieceCache::kShortMaxBytes;
       std::size_t count = 0;
-      const std::uint32_t* hit = is_short ? cache_->find_short(p.hash, p.key, count) : nullptr;
-      if (!hit) hit = cache_->find_long(p.piece, count);
-      if (hit) {
-        for (std::size_t k = 0; k < count; ++k) ids_.push_back(hit[k]);
+      if (is_short) {
+        if (const std::uint32_t* hit = cache_->find_short(p.hash, p.key, count)) {
+          std::memcpy(out, hit, runtime::PieceCache::kShortMaxIds * sizeof(std::uint32_t));
+          out_n_ += count;
+          return;
+        }
+      }
+      if (const std::uint32_t* hit = cache_->find_long(p.piece, count)) {
+        std::memcpy(out, hit, count * sizeof(std::uint32_t));
+        out_n_ += count;
         return;
       }
-      const std::uint32_t* merged = merge(p.piece);
-      count = static_cast<std::size_t>(ids_.data() + ids_.size() - merged);
-      if (!is_short || !cache_->store_short(p.hash, p.key, merged, count)) {
-        cache_->store_long(p.piece, merged, count);
+      count = bpe_.merge_raw(p.piece, out);
+      out_n_ += count;
+      if (!is_short || !cache_->store_short(p.hash, p.key, out, count)) {
+        cache_->store_long(p.piece, out, count);
       }
     }
 
-    // Appends the merged ids of `piece`; returns where they start.
-    const std::uint32_t* merge(std::string_view piece) {
-      const std::size_t at = ids_.size();
-      ids_.resize(at + piece.size());
-      ids_.resize(at + bpe_.merge_raw(piece, ids_.data() + at));
-      return ids_.data() + at;
+    // Appends the gathered ids to the result.
+    void spill() {
+      ids_.insert(ids_.end(), out_, out_ + out_n_);
+      out_n_ = 0;
     }
 
     const BpeModel& bpe_;
@@ -158,6 +171,8 @@ class ByteLevelBpePath {
     Pending pending_[kWindow];
     std::size_t head_ = 0;   // the oldest pending piece
     std::size_t count_ = 0;  // pending pieces
+    std::uint32_t out_[kOut];
+    std::size_t out_n_ = 0;
   };
 
   // Applies Split stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
