@@ -3,10 +3,12 @@
 // API); tests/python/test_unicode_tables.py checks every code point.
 #include <doctest/doctest.h>
 
+#include <snaptok/detail/utf8.hpp>
 #include <snaptok/normalizers/factory.hpp>
 #include <snaptok/unicode/normalize.hpp>
 #include <snaptok/unicode/properties.hpp>
 
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -276,4 +278,31 @@ TEST_CASE("normalizers: configuration errors name the JSON path") {
   CHECK(load_error(R"({"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Bar"}]})") ==
         "normalizer.normalizers[1]: unknown type \"Bar\"");
   CHECK(load_error(R"({"type":"NFC","extra":1})").empty());
+}
+
+TEST_CASE("utf8: simdjson's validator and the scalar walk agree on every input") {
+  // require_utf8 trusts simdjson's yes and asks the scalar walk only to name
+  // the byte; both must draw the line in the same place.
+  std::mt19937 rng(17);
+  const std::vector<std::string> pieces = {
+      "a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC0\x80", "\xE0\x80\xAF",
+      "\xED\xA0\x80", "\xED\x9F\xBF", "\xF4\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80",
+      "\x80", "\xBF", "\xC2", "\xE2\x82", "\xF0\x9F\x98", "\xFF", "\xFE", "\xEF\xBB\xBF"};
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  for (int i = 0; i < 20000; ++i) {
+    std::string s;
+    const int n = 1 + i % 40;
+    for (int k = 0; k < n; ++k) s += i % 3 == 0 ? pieces[pick(rng) % 4] : pieces[pick(rng)];
+    const bool simd_ok = simdjson::validate_utf8(s.data(), s.size());
+    const bool scalar_ok = snaptok::detail::find_invalid_utf8(s) == std::string_view::npos;
+    CHECK_MESSAGE(simd_ok == scalar_ok, "input of " << s.size() << " bytes, case " << i);
+  }
+  for (int b = 0; b < 256; ++b) {
+    for (int c = 0; c < 256; ++c) {
+      const char two[2] = {static_cast<char>(b), static_cast<char>(c)};
+      const std::string_view s(two, 2);
+      CHECK(simdjson::validate_utf8(two, 2) ==
+            (snaptok::detail::find_invalid_utf8(s) == std::string_view::npos));
+    }
+  }
 }
