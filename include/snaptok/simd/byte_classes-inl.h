@@ -120,17 +120,8 @@ inline void classify_block(const char* HWY_RESTRICT p, std::size_t n,
   }
   HWY_ALIGN std::uint8_t buf[kBlockBytes] = {};
   if (n != 0) std::memcpy(buf, p, n);
-  ByteClassMasks m = classify64(buf);
-  const std::uint64_t valid =
-      n == 0 ? 0 : (~std::uint64_t{0} >> (kBlockBytes - n));
-  m.letter &= valid;
-  m.digit &= valid;
-  m.space &= valid;
-  m.newline &= valid;
-  m.nonascii &= valid;
-  m.apostrophe &= valid;
-  m.other &= valid;
-  out = m;
+  out = classify64(buf);
+  out.keep_first(n);
 #endif
 }
 

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <cstring>
 
 namespace snaptok::simd {
@@ -34,6 +35,14 @@ struct ByteClassMasks {
   std::uint64_t nonascii = 0;    // bytes >= 0x80 (any part of a multi-byte UTF-8 sequence)
   std::uint64_t apostrophe = 0;  // '
   std::uint64_t other = 0;       // every remaining ASCII byte
+
+  // Clears every bit at or past n (n <= 64): the masks of a short block.
+  void keep_first(std::size_t n) noexcept {
+    const std::uint64_t valid = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    for (std::uint64_t* m : {&letter, &digit, &space, &newline, &nonascii, &apostrophe, &other}) {
+      *m &= valid;
+    }
+  }
 
   friend bool operator==(const ByteClassMasks&, const ByteClassMasks&) = default;
 };
@@ -177,16 +186,8 @@ inline void classify_block_portable(const char* p, std::size_t n,
   }
   char buf[kBlockBytes] = {};
   if (n != 0) std::memcpy(buf, p, n);
-  ByteClassMasks m = detail::classify64_swar(buf);
-  const std::uint64_t valid = (std::uint64_t{1} << n) - 1;  // n < 64 here
-  m.letter &= valid;
-  m.digit &= valid;
-  m.space &= valid;
-  m.newline &= valid;
-  m.nonascii &= valid;
-  m.apostrophe &= valid;
-  m.other &= valid;
-  out = m;
+  out = detail::classify64_swar(buf);
+  out.keep_first(n);
 }
 
 }  // namespace snaptok::simd
