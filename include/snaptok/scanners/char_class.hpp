@@ -79,28 +79,32 @@ inline const FlagTable& char_flags() {
   return table;
 }
 
+// Returns the code point of the multi-byte sequence at p[0] (valid UTF-8,
+// p[0] >= 0x80, inside the text) and sets `len` to its length in bytes.
+inline char32_t decode_multibyte(const unsigned char* p, std::size_t& len) noexcept {
+  const unsigned char c = p[0];
+  if (c < 0xE0) {
+    len = 2;
+    return (char32_t(c & 0x1F) << 6) | (p[1] & 0x3F);
+  }
+  if (c < 0xF0) {
+    len = 3;
+    return (char32_t(c & 0x0F) << 12) | (char32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+  }
+  len = 4;
+  const char32_t cp = (char32_t(c & 0x07) << 18) | (char32_t(p[1] & 0x3F) << 12) |
+                      (char32_t(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+  return cp > 0x10FFFF ? 0x10FFFF : cp;
+}
+
 // Returns the class bits of the code point starting at p[0] (valid UTF-8,
 // inside the text) and sets `len` to its length in bytes.
 inline std::uint8_t flags_at(const FlagTable& t, const unsigned char* p, std::size_t& len) noexcept {
-  const unsigned char c = p[0];
-  if (c < 0x80) {
+  if (p[0] < 0x80) {
     len = 1;
-    return t.blocks[c];
+    return t.blocks[p[0]];
   }
-  char32_t cp;
-  if (c < 0xE0) {
-    len = 2;
-    cp = (char32_t(c & 0x1F) << 6) | (p[1] & 0x3F);
-  } else if (c < 0xF0) {
-    len = 3;
-    cp = (char32_t(c & 0x0F) << 12) | (char32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-  } else {
-    len = 4;
-    cp = (char32_t(c & 0x07) << 18) | (char32_t(p[1] & 0x3F) << 12) | (char32_t(p[2] & 0x3F) << 6) |
-         (p[3] & 0x3F);
-    if (cp > 0x10FFFF) cp = 0x10FFFF;
-  }
-  return t(cp);
+  return t(decode_multibyte(p, len));
 }
 
 // Returns the CharClass of a code point with class bits `f`.

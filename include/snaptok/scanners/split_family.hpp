@@ -120,24 +120,11 @@ struct Text {
   // Returns the class bits of the code point at i and sets `len`.
   std::uint8_t flags(std::size_t i, std::size_t& len) const noexcept {
     const unsigned char* p = b + i;
-    const unsigned char c = p[0];
-    if (c < 0x80) {
+    if (p[0] < 0x80) {
       len = 1;
-      return blocks[c];
+      return blocks[p[0]];
     }
-    char32_t cp;
-    if (c < 0xE0) {
-      len = 2;
-      cp = (char32_t(c & 0x1F) << 6) | (p[1] & 0x3F);
-    } else if (c < 0xF0) {
-      len = 3;
-      cp = (char32_t(c & 0x0F) << 12) | (char32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-    } else {
-      len = 4;
-      cp = (char32_t(c & 0x07) << 18) | (char32_t(p[1] & 0x3F) << 12) | (char32_t(p[2] & 0x3F) << 6) |
-           (p[3] & 0x3F);
-      if (cp > 0x10FFFF) cp = 0x10FFFF;
-    }
+    const char32_t cp = decode_multibyte(p, len);
     return blocks[(std::size_t{index[cp >> 8]} << 8) | (cp & 0xFF)];
   }
 
