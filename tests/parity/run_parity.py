@@ -48,6 +48,7 @@ def default_shared():
 ALL_FIELDS = [
     "ids", "tokens", "offsets", "type_ids", "special_tokens_mask",
     "attention_mask", "word_ids", "overflowing", "decode", "decode_keep_special",
+    "ids_only",  # snaptok's ids-only path (encode_ids: the fused fast paths) vs HF's ids
 ]
 ENCODING_FIELDS = ALL_FIELDS[:7]
 
@@ -282,7 +283,15 @@ def compare_case(hf, st, text, pair, add_special, fields):
         return ("error", 0, "ok" if a is not None else shorten(hf_err, 200),
                 "ok" if b is not None else shorten(st_err, 200))
     for f in fields:
-        if f in ("decode", "decode_keep_special"):
+        if f == "ids_only":
+            if pair is not None:  # encode_ids takes one text
+                continue
+            va = list(a.ids)
+            try:
+                vb = list(st.encode_ids(text, add_special_tokens=add_special))
+            except Exception as e:  # noqa: BLE001
+                vb = [f"<error> {type(e).__name__}: {e}"]
+        elif f in ("decode", "decode_keep_special"):
             skip = f == "decode"
             try:
                 va = [hf.decode(a.ids, skip_special_tokens=skip)]
