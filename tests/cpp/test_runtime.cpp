@@ -88,8 +88,11 @@ TEST_CASE("the long tier finds what it stored and empties itself when full") {
   CHECK(cache.find_long("never stored, sixteen bytes or more", n) == nullptr);
 }
 
-TEST_CASE("workspaces claim from the budget and give it back") {
+TEST_CASE("workspaces claim from the budget; ended threads' caches wait for the next thread") {
+  using snaptok::runtime::IdleCaches;
   auto budget = std::make_shared<CacheBudget>(3 * PieceCache::kMinBytes);
+  const auto key = ShortKey::of("warm", 4, false);
+  const std::uint32_t ids[1] = {42};
   {
     Workspace ws;
     PieceCache* a = ws.cache(1, budget, 3);
@@ -103,14 +106,34 @@ TEST_CASE("workspaces claim from the budget and give it back") {
     // Other threads share the rest; once it is spent they run uncached.
     std::thread([&] {
       Workspace other;
-      CHECK(other.cache(1, budget, 3) != nullptr);
+      PieceCache* c = other.cache(3, budget, 3);
+      REQUIRE(c != nullptr);
+      CHECK(c->store_short(key.hash(), key, ids, 1));
       CHECK(budget->used() == 3 * PieceCache::kMinBytes);
       Workspace third;
-      CHECK(third.cache(1, budget, 3) == nullptr);
+      CHECK(third.cache(4, budget, 3) == nullptr);
     }).join();
-    CHECK(budget->used() == 2 * PieceCache::kMinBytes);
+    // The ended thread's cache waits, still claimed.
+    CHECK(budget->used() == 3 * PieceCache::kMinBytes);
   }
-  CHECK(budget->used() == 0);
+  CHECK(budget->used() == 3 * PieceCache::kMinBytes);
+  std::thread([&] {
+    // A new thread serving model 3 gets the warm cache back, claiming nothing new.
+    Workspace next;
+    PieceCache* c = next.cache(3, budget, 3);
+    REQUIRE(c != nullptr);
+    std::size_t n = 0;
+    const std::uint32_t* hit = c->find_short(key.hash(), key, n);
+    REQUIRE(hit != nullptr);
+    CHECK(hit[0] == 42);
+    CHECK(budget->used() == 3 * PieceCache::kMinBytes);
+  }).join();
+  // Once nobody but idle caches holds the budget, they are freed.
+  std::weak_ptr<CacheBudget> gone = budget;
+  budget.reset();
+  CHECK_FALSE(gone.expired());
+  IdleCaches::instance().take(0, nullptr);
+  CHECK(gone.expired());
 
   // A zero budget gives no cache.
   Workspace ws;

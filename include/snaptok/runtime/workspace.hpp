@@ -1,17 +1,117 @@
 // A worker's workspace: what one encoding thread keeps between calls, so the
 // models and tokenizers it serves stay const and shared: its private piece
-// caches (one per model it recently served) and scratch buffers.
+// caches (one per model it recently served) and scratch buffers. When a
+// thread ends, its caches wait in IdleCaches for the next thread that
+// serves the same model under the same budget (threads started per call
+// then begin warm); they keep their claims, so the budget still holds.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
 
 #include "snaptok/runtime/piece_cache.hpp"
 
 namespace snaptok::runtime {
+
+/// One model's cache under one budget, with the bytes it claimed.
+struct OwnedCache {
+  std::uint64_t owner = 0;
+  std::shared_ptr<CacheBudget> budget;
+  std::unique_ptr<PieceCache> cache;
+  std::size_t claimed = 0;
+  std::uint64_t last_use = 0;
+
+  /// Hands the counts and the claimed bytes back to the budget and empties this.
+  void drop() noexcept {
+    if (cache) cache->flush_counts(*budget);
+    if (budget) budget->release(claimed);
+    *this = OwnedCache{};
+  }
+};
+
+/// The caches of threads that ended, process-wide, for threads to come.
+class IdleCaches {
+ public:
+  /// At most this many idle caches are kept; more are dropped.
+  static constexpr std::size_t kMaxIdle = 64;
+
+  static IdleCaches& instance() {
+    // Never destroyed: threads may end during static destruction.
+    static IdleCaches* idle = [] {
+      auto* p = new IdleCaches;
+#if defined(__unix__) || defined(__APPLE__)
+      // A fork while another thread holds the lock must not leave the child
+      // a locked mutex.
+      pthread_atfork([] { instance().mu_.lock(); }, [] { instance().mu_.unlock(); },
+                     [] { instance().mu_.unlock(); });
+#endif
+      return p;
+    }();
+    return *idle;
+  }
+
+  /// Keeps `c` (when its tokenizer may still want it) for a later take().
+  void give(OwnedCache&& c) {
+    if (!c.cache) return;
+    std::lock_guard lock(mu_);
+    drop_orphans();
+    if (idle_.size() < kMaxIdle && c.budget.use_count() > 1) {
+      idle_.push_back(std::move(c));
+    } else {
+      c.drop();
+    }
+  }
+
+  /// Returns an idle cache of `owner` under `budget`, or an empty one.
+  OwnedCache take(std::uint64_t owner, const std::shared_ptr<CacheBudget>& budget) {
+    std::lock_guard lock(mu_);
+    drop_orphans();
+    for (std::size_t i = 0; i < idle_.size(); ++i) {
+      if (idle_[i].owner == owner && idle_[i].budget == budget) {
+        OwnedCache c = std::move(idle_[i]);
+        idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+        return c;
+      }
+    }
+    return {};
+  }
+
+  std::size_t size() {
+    std::lock_guard lock(mu_);
+    return idle_.size();
+  }
+
+ private:
+  IdleCaches() = default;
+
+  // Drops the caches whose budget only idle caches still hold (the
+  // tokenizer is gone, or its budget was replaced).
+  void drop_orphans() noexcept {
+    for (std::size_t i = 0; i < idle_.size();) {
+      const CacheBudget* b = idle_[i].budget.get();
+      const auto holders = std::count_if(idle_.begin(), idle_.end(),
+                                         [&](const OwnedCache& c) { return c.budget.get() == b; });
+      if (idle_[i].budget.use_count() == holders) {
+        idle_[i].drop();
+        idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  std::mutex mu_;
+  std::vector<OwnedCache> idle_;
+};
 
 class Workspace {
  public:
@@ -31,7 +131,7 @@ class Workspace {
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   ~Workspace() {
-    for (Entry& e : entries_) drop(e);
+    for (OwnedCache& e : entries_) IdleCaches::instance().give(std::move(e));
   }
 
   /// Returns this worker's cache for the model `owner` under `budget`, or
@@ -40,25 +140,30 @@ class Workspace {
   PieceCache* cache(std::uint64_t owner, const std::shared_ptr<CacheBudget>& budget,
                     std::size_t share) {
     ++clock_;
-    Entry* free_entry = nullptr;
-    for (Entry& e : entries_) {
+    OwnedCache* free_entry = nullptr;
+    for (OwnedCache& e : entries_) {
       if (e.owner == owner && e.budget == budget) {
         e.last_use = clock_;
         return e.cache.get();
       }
       // A budget held by nobody else belongs to a tokenizer that is gone,
       // or to a settings snapshot that was replaced.
-      if (e.budget && e.budget.use_count() == 1) drop(e);
+      if (e.budget && e.budget.use_count() == 1) e.drop();
       if (!e.budget && !free_entry) free_entry = &e;
     }
     if (!budget || budget->total() == 0) return nullptr;
-    Entry* slot = free_entry;
+    OwnedCache* slot = free_entry;
     if (!slot) {
       slot = &entries_[0];
-      for (Entry& e : entries_) {
+      for (OwnedCache& e : entries_) {
         if (e.last_use < slot->last_use) slot = &e;
       }
-      drop(*slot);
+      slot->drop();
+    }
+    if (OwnedCache idle = IdleCaches::instance().take(owner, budget); idle.cache) {
+      *slot = std::move(idle);
+      slot->last_use = clock_;
+      return slot->cache.get();
     }
     const std::size_t want =
         std::clamp<std::size_t>(budget->total() / std::max<std::size_t>(share, 1),
@@ -75,7 +180,7 @@ class Workspace {
 
   /// Moves every cache's hit and miss counts into its budget's totals.
   void flush_counts() noexcept {
-    for (Entry& e : entries_) {
+    for (OwnedCache& e : entries_) {
       if (e.cache) e.cache->flush_counts(*e.budget);
     }
   }
@@ -84,21 +189,7 @@ class Workspace {
   std::vector<std::uint32_t>& scratch_ids() noexcept { return scratch_ids_; }
 
  private:
-  struct Entry {
-    std::uint64_t owner = 0;
-    std::shared_ptr<CacheBudget> budget;
-    std::unique_ptr<PieceCache> cache;
-    std::size_t claimed = 0;
-    std::uint64_t last_use = 0;
-  };
-
-  static void drop(Entry& e) noexcept {
-    if (e.cache) e.cache->flush_counts(*e.budget);
-    if (e.budget) e.budget->release(e.claimed);
-    e = Entry{};
-  }
-
-  std::array<Entry, kCachedModels> entries_;
+  std::array<OwnedCache, kCachedModels> entries_;
   std::uint64_t clock_ = 0;
   std::vector<std::uint32_t> scratch_ids_;
 };
