@@ -51,7 +51,7 @@ TEST_CASE("the short tier answers with the ids stored for that very piece, or no
       ++found;
       CHECK(hit[0] == i);
       CHECK(n == 1 + i % 3);
-      // A second lookup hits too (a hit in the sets is promoted to the hot tier).
+      // A second lookup hits too.
       CHECK(cache.find_short(k.hash(), k, n) != nullptr);
     }
   }

@@ -123,6 +123,25 @@ std::string random_run_text(std::mt19937& rng, std::size_t n) {
   return s;
 }
 
+// Random text that is mostly ASCII (the scanners' block algebra), over
+// what the patterns tell apart there: contractions in both cases, every
+// ASCII space, runs of spaces before words, digits, punctuation; now and
+// then a non-ASCII space, letter or mark, so the walker takes over and
+// hands back in the middle of a block.
+std::string random_ascii_text(std::mt19937& rng, std::size_t n) {
+  static const std::vector<std::string> pieces = {
+      "a", "b", "Z", "s", "S", "t", "re", "Re", "ve", "m", "ll", "LL", "d", "'", "'", "''", " ", " ", " ",
+      " ", "  ", "   ", "\t", "\n", "\r", "\r\n", "\n\n", "\x0B", "\x0C", "1", "42", "12345", "!",
+      "?!", ".", "_", "/", "\x01", "\x7F", "hello", " world", "don't", "we'll", "THE", "Hello"};
+  static const std::vector<std::string> rare = {"\xC3\xA9", "\xCC\x81", "\xC2\xA0", "\xC2\x85",
+                                                "\xE4\xB8\xAD", "\xD9\xA3", "\xC5\xBF", "\xE2\x80\x99"};
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1), pick_rare(0, rare.size() - 1);
+  std::uniform_int_distribution<int> coin(0, 59);
+  std::string s;
+  while (s.size() < n) s += coin(rng) == 0 ? rare[pick_rare(rng)] : pieces[pick(rng)];
+  return s;
+}
+
 struct NamedPattern {
   std::string_view name;
   std::string_view pattern;
@@ -192,6 +211,14 @@ TEST_CASE("GPT-2 scanner equals Oniguruma on random text") {
   for (int i = 0; i < 3000; ++i) {
     check_same(snaptok::scanners::kGpt2Pattern, random_text(rng, 1 + i % 97),
                "random text #" + std::to_string(i));
+  }
+}
+
+TEST_CASE("GPT-2 scanner equals Oniguruma on mostly-ASCII text across blocks") {
+  std::mt19937 rng(4321);
+  for (int i = 0; i < 4000; ++i) {
+    check_same(snaptok::scanners::kGpt2Pattern, random_ascii_text(rng, 1 + (i * 7) % 400),
+               "ASCII text #" + std::to_string(i));
   }
 }
 
@@ -267,7 +294,9 @@ TEST_CASE("family scanners equal Oniguruma on random text") {
   for (const auto& p : family_patterns()) {
     std::mt19937 rng(99);
     for (int i = 0; i < 3000; ++i) {
-      const std::string text = i % 3 == 0 ? random_text(rng, 1 + i % 61) : random_family_text(rng, 1 + i % 97);
+      const std::string text = i % 3 == 0   ? random_text(rng, 1 + i % 61)
+                               : i % 3 == 1 ? random_ascii_text(rng, 1 + (i * 7) % 300)
+                                            : random_family_text(rng, 1 + i % 97);
       check_same(p.pattern, text, std::string(p.name) + " random text #" + std::to_string(i));
     }
   }
@@ -416,8 +445,9 @@ TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
       check_same(p.pattern, sample, name + " " + std::string(p.name) + " sample");
       std::mt19937 rng(77);
       for (int i = 0; i < 300; ++i) {
-        const std::string text = i % 3 == 0   ? random_run_text(rng, 1 + (i * 13) % 300)
-                                 : i % 3 == 1 ? random_family_text(rng, 1 + i % 150)
+        const std::string text = i % 4 == 0   ? random_run_text(rng, 1 + (i * 13) % 300)
+                                 : i % 4 == 1 ? random_family_text(rng, 1 + i % 150)
+                                 : i % 4 == 2 ? random_ascii_text(rng, 1 + (i * 7) % 300)
                                               : random_text(rng, 1 + i % 150);
         check_same(p.pattern, text, name + " " + std::string(p.name) + " random text #" + std::to_string(i));
       }

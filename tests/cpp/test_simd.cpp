@@ -52,14 +52,15 @@ std::string hex(const char* p, std::size_t n) {
 }
 
 std::string masks(const ByteClassMasks& m) {
-  char buf[400];
+  char buf[440];
   std::snprintf(buf, sizeof buf,
-                "letter=%016llx digit=%016llx space=%016llx newline=%016llx "
+                "letter=%016llx digit=%016llx space=%016llx newline=%016llx blank=%016llx "
                 "nonascii=%016llx apostrophe=%016llx other=%016llx",
                 static_cast<unsigned long long>(m.letter),
                 static_cast<unsigned long long>(m.digit),
                 static_cast<unsigned long long>(m.space),
                 static_cast<unsigned long long>(m.newline),
+                static_cast<unsigned long long>(m.blank),
                 static_cast<unsigned long long>(m.nonascii),
                 static_cast<unsigned long long>(m.apostrophe),
                 static_cast<unsigned long long>(m.other));
@@ -72,7 +73,7 @@ bool agrees(const std::string& target, const char* p, std::size_t n) {
   ByteClassMasks want, got;
   snaptok::simd::classify_block_scalar(p, n, want);
   // Poison the output so a kernel that leaves a field unset is caught.
-  got.letter = got.digit = got.space = got.newline = got.nonascii =
+  got.letter = got.digit = got.space = got.newline = got.blank = got.nonascii =
       got.apostrophe = got.other = 0xA5A5A5A5A5A5A5A5ull;
   snaptok::simd::classify_block(p, n, got);
   if (got == want) return true;
@@ -92,14 +93,16 @@ TEST_CASE("simd: classify_block_scalar classes") {
   CHECK(m.digit == 0b100000000001000);
   CHECK(m.space == 0b000111110000100);
   CHECK(m.newline == 0b000000110000000);
+  CHECK(m.blank == 0b000000000000100);
   CHECK(m.nonascii == 0b000000001100000);
   CHECK(m.apostrophe == 0b000000000010000);
   CHECK(m.other == 0b001000000000000);
-  // Each byte is in exactly one class (newline is part of space).
+  // Each byte is in exactly one class (newline and blank are part of space).
   for (unsigned b = 0; b < 256; ++b) {
     const char c = static_cast<char>(b);
     snaptok::simd::classify_block_scalar(&c, 1, m);
     CHECK(m.newline == (m.newline & m.space));
+    CHECK(m.blank == (b == ' ' ? 1u : 0u));
     CHECK((m.letter + m.digit + m.space + m.nonascii + m.apostrophe + m.other) == 1);
   }
 }

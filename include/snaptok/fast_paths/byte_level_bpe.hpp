@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/pre_tokenizers/byte_level.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
@@ -61,19 +62,18 @@ class ByteLevelBpePath {
               runtime::PieceCache* cache) const {
     Pieces out(bpe_, ids, bpe_.deterministic() ? cache : nullptr, text.data() + text.size());
     run_split(0, text, out);
-    out.flush();
+    out.finish();
   }
 
  private:
   explicit ByteLevelBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Where pieces go: a sliding window of pending pieces. A piece's cache
-  // slots are prefetched when it enters the window and read when it leaves,
-  // kWindow pieces later (so every lookup's memory miss overlaps the work
-  // on the pieces after it); pieces leave in order; a miss is merged and
-  // cached. Ids gather in a small buffer (a hit copies a whole short entry
-  // without branching on its length) that is appended to the result when
-  // full and at flush().
+  // Where pieces go: they queue in a batch; a full batch (and flush()) is
+  // encoded in two passes: the first packs each short piece's key and
+  // prefetches its cache set, the second looks the pieces up in order, so
+  // the batch's memory misses overlap instead of following one another. A
+  // miss is merged from the raw bytes and cached. Ids gather in a small
+  // buffer that is appended to the result when full and at finish().
   class Pieces {
    public:
     // `readable_end` bounds the buffer the pieces lie in (short keys are
@@ -82,97 +82,102 @@ class ByteLevelBpePath {
            const char* readable_end)
         : bpe_(bpe), ids_(ids), cache_(cache), readable_end_(readable_end) {}
 
-    // Pieces added from now on lie in a buffer ending at `readable_end`;
-    // returns the previous end.
+    // Pieces added from now on lie in a buffer ending at `readable_end`
+    // (the queued ones are encoded first); returns the previous end.
     const char* set_readable_end(const char* readable_end) {
+      flush();
       return std::exchange(readable_end_, readable_end);
     }
 
-    // Queues `piece`; the piece kWindow places earlier is encoded.
-    void add(std::string_view piece) {
-      if (piece.empty()) return;
-      if (count_ == kWindow) encode_oldest();
-      Pending& p = pending_[(head_ + count_++) % kWindow];
-      p.piece = piece;
-      if (cache_ && piece.size() <= runtime::PieceCache::kShortMaxBytes) {
-        p.key = runtime::ShortKey::of(piece.data(), piece.size(), readable_end_ - piece.data() >= 16);
-        p.hash = p.key.hash();
-        cache_->prefetch_short(p.hash);
-      }
+    // Queues `piece` (a full batch is encoded first).
+    SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
+      if (count_ == kBatch) flush();
+      batch_[count_] = piece;
+      count_ += !piece.empty();
     }
 
-    // Encodes every queued piece, in order, and appends all ids to the result.
+    // Encodes every queued piece, in order, appending their ids to the result.
     void flush() {
-      while (count_ > 0) encode_oldest();
+      if (count_ == 0) return;
+      std::size_t bytes = 0;
+      if (cache_) {
+        for (std::size_t i = 0; i < count_; ++i) {
+          const std::string_view p = batch_[i];
+          bytes += p.size();
+          if (p.size() <= runtime::PieceCache::kShortMaxBytes) {
+            keys_[i] = runtime::ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
+            hashes_[i] = keys_[i].hash();
+            cache_->prefetch_short(hashes_[i]);
+          }
+        }
+      } else {
+        for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size();
+      }
+      // A piece has at most one id per byte; a short hit copies a whole
+      // entry (kShortMaxIds ids) whatever its count.
+      const std::size_t room = bytes + runtime::PieceCache::kShortMaxIds;
+      if (out_n_ + room > kOut) spill();
+      if (room > kOut) {  // long pieces: straight into the result
+        const std::size_t at = ids_.size();
+        ids_.resize(at + room);
+        std::uint32_t* out = ids_.data() + at;
+        for (std::size_t i = 0; i < count_; ++i) out += encode(i, out);
+        ids_.resize(static_cast<std::size_t>(out - ids_.data()));
+      } else {
+        for (std::size_t i = 0; i < count_; ++i) out_n_ += encode(i, out_ + out_n_);
+      }
+      count_ = 0;
+    }
+
+    // Encodes the queued pieces and appends every gathered id to the result.
+    void finish() {
+      flush();
       spill();
     }
 
    private:
-    static constexpr std::size_t kWindow = 16;
-    static constexpr std::size_t kOut = 1024;  // ids gathered before an append
-    struct Pending {
-      std::string_view piece;
-      runtime::ShortKey key;
-      std::uint64_t hash;
-    };
+    static constexpr std::size_t kBatch = 128;
+    static constexpr std::size_t kOut = 4096;  // ids gathered before an append
 
-    void encode_oldest() {
-      encode(pending_[head_]);
-      head_ = (head_ + 1) % kWindow;
-      --count_;
-    }
-
-    // Gathers the ids of one piece (at most one per byte).
-    void encode(const Pending& p) {
-      const std::size_t n = p.piece.size();
-      if (out_n_ + std::max(n, runtime::PieceCache::kShortMaxIds) > kOut) spill();
-      if (n > kOut) {  // longer than the buffer: merged straight into the result
-        const std::size_t at = ids_.size();
-        ids_.resize(at + n);
-        ids_.resize(at + bpe_.merge_raw(p.piece, ids_.data() + at));
-        return;
-      }
-      std::uint32_t* out = out_ + out_n_;
-      if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) {
-        out_n_ += bpe_.merge_raw(p.piece, out);
-        return;
-      }
-      const bool is_short = n <= runtime::PieceCache::kShortMaxBytes;
-      std::size_t count = 0;
-      if (is_short) {
-        if (const std::uint32_t* hit = cache_->find_short(p.hash, p.key, count)) {
-          std::memcpy(out, hit, runtime::PieceCache::kShortMaxIds * sizeof(std::uint32_t));
-          out_n_ += count;
-          return;
-        }
-      }
-      if (const std::uint32_t* hit = cache_->find_long(p.piece, count)) {
-        std::memcpy(out, hit, count * sizeof(std::uint32_t));
-        out_n_ += count;
-        return;
-      }
-      count = bpe_.merge_raw(p.piece, out);
-      out_n_ += count;
-      if (!is_short || !cache_->store_short(p.hash, p.key, out, count)) {
-        cache_->store_long(p.piece, out, count);
-      }
-    }
-
-    // Appends the gathered ids to the result.
     void spill() {
       ids_.insert(ids_.end(), out_, out_ + out_n_);
       out_n_ = 0;
+    }
+
+    // Writes the ids of queued piece i at `out`; returns their count.
+    std::size_t encode(std::size_t i, std::uint32_t* out) {
+      const std::string_view piece = batch_[i];
+      const std::size_t n = piece.size();
+      if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) return bpe_.merge_raw(piece, out);
+      const bool is_short = n <= runtime::PieceCache::kShortMaxBytes;
+      std::size_t count = 0;
+      if (is_short) {
+        if (const std::uint32_t* hit = cache_->find_short(hashes_[i], keys_[i], count)) {
+          std::memcpy(out, hit, runtime::PieceCache::kShortMaxIds * sizeof(std::uint32_t));
+          return count;
+        }
+      }
+      if (const std::uint32_t* hit = cache_->find_long(piece, count)) {
+        std::memcpy(out, hit, count * sizeof(std::uint32_t));
+        return count;
+      }
+      count = bpe_.merge_raw(piece, out);
+      if (!is_short || !cache_->store_short(hashes_[i], keys_[i], out, count)) {
+        cache_->store_long(piece, out, count);
+      }
+      return count;
     }
 
     const BpeModel& bpe_;
     std::vector<std::uint32_t>& ids_;
     runtime::PieceCache* cache_;
     const char* readable_end_;
-    Pending pending_[kWindow];
-    std::size_t head_ = 0;   // the oldest pending piece
-    std::size_t count_ = 0;  // pending pieces
-    std::uint32_t out_[kOut];
+    std::size_t count_ = 0;  // queued pieces
+    std::string_view batch_[kBatch];
+    runtime::ShortKey keys_[kBatch];
+    std::uint64_t hashes_[kBatch];
     std::size_t out_n_ = 0;
+    std::uint32_t out_[kOut];
   };
 
   // Applies Split stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
@@ -187,7 +192,8 @@ class ByteLevelBpePath {
       if (i + 1 == splits_.size() && plain_byte_level_) {
         // The last cut, and ByteLevel only maps bytes: pieces go straight
         // to the model.
-        for_each_isolated(split.regex(), text, [&](std::string_view p) { out.add(p); });
+        for_each_isolated(split.regex(), text,
+                          [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
       } else {
         for_each_isolated(split.regex(), text, [&](std::string_view p) { run_split(i + 1, p, out); });
       }
@@ -204,14 +210,14 @@ class ByteLevelBpePath {
 
   void run_byte_level(std::string_view text, Pieces& out) const {
     if (byte_level_->add_prefix_space() && text.front() != ' ') {
-      // The pieces of the copy must be done before the copy is reused.
+      // set_readable_end encodes the queued pieces, so none points into
+      // the copy when it is reused.
       thread_local std::string prefixed;
-      out.flush();
+      const char* outer_end = out.set_readable_end(nullptr);
       prefixed.assign(1, ' ');
       prefixed.append(text);
-      const char* outer_end = out.set_readable_end(prefixed.data() + prefixed.size());
+      out.set_readable_end(prefixed.data() + prefixed.size());
       run_byte_level_pieces(prefixed, out);
-      out.flush();
       out.set_readable_end(outer_end);
       return;
     }
@@ -224,7 +230,7 @@ class ByteLevelBpePath {
       return;
     }
     for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text,
-                      [&](std::string_view p) { out.add(p); });
+                      [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
   }
 
   // Calls fn(piece) for every match of `regex` in `text` and every gap
@@ -232,7 +238,7 @@ class ByteLevelBpePath {
   template <class Fn>
   static void for_each_isolated(const detail::Regex& regex, std::string_view text, Fn&& fn) {
     std::size_t prev = 0;
-    regex.for_each_match(text, [&](std::size_t s, std::size_t e) {
+    regex.for_each_match(text, [&](std::size_t s, std::size_t e) SNAPTOK_ALWAYS_INLINE_LAMBDA {
       if (prev != s) fn(text.substr(prev, s - prev));
       fn(text.substr(s, e - s));
       prev = e;

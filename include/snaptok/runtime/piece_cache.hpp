@@ -4,9 +4,11 @@
 // one worker thread (no locks, no atomics on the hot path) and one model; the
 // model itself stays const and shareable. Two tiers:
 //  - short: pieces of at most 15 bytes with at most 3 ids, packed with their
-//    length into a 128-bit key, ids inline; a small direct-mapped hot tier
-//    that stays in the core's L2 (Zipf: most lookups end there), in front of
-//    two-way sets of one cache line each;
+//    length into a 128-bit key, ids inline, in four-way sets of two cache
+//    lines, the most recently used first; the table starts small (inside
+//    the core's L2) and doubles whenever a quarter of its ways are taken, up
+//    to its share of the budget, so a lookup nearly always ends at the first
+//    way it reads and a set rarely overflows;
 //  - long: every other piece of up to kLongMaxBytes bytes, in an
 //    open-addressed table whose keys and ids live in one arena; emptied
 //    when full.
@@ -117,70 +119,70 @@ class PieceCache {
   static constexpr std::size_t kLongMaxBytes = 128;
   /// The smallest claim worth a cache.
   static constexpr std::size_t kMinBytes = std::size_t{64} << 10;
-  /// The hot tier's size at most: well inside a core's L2.
-  static constexpr std::size_t kHotBytes = std::size_t{256} << 10;
+  /// The short tier's first size: it doubles as pieces arrive, so a worker
+  /// that sees few distinct pieces probes a table that stays in its L2.
+  static constexpr std::size_t kFirstShortBytes = std::size_t{128} << 10;
 
   /// A cache of about `bytes` bytes (claimed from `budget` by the caller).
   explicit PieceCache(std::size_t bytes) {
-    // Up to kHotBytes (an eighth at most) for the hot tier, half for the
-    // sets, a quarter each for the long tier's slots and arena.
-    const std::size_t hot = std::bit_floor(
-        std::max<std::size_t>(std::min(kHotBytes, bytes / 8) / sizeof(ShortEntry), 1));
-    hot_ = make_huge_array<ShortEntry>(hot);
-    hot_mask_ = hot - 1;
-    const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 2 / sizeof(ShortSet), 1));
+    // Three quarters for the short tier, a quarter for the long tier's slots
+    // and arena. Pages are touched only as the short tier grows into them.
+    const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 4 * 3 / sizeof(ShortSet), 1));
     short_sets_ = make_huge_array<ShortSet>(sets);
-    short_mask_ = sets - 1;
-    const std::size_t long_slots = std::bit_floor(std::max<std::size_t>(bytes / 4 / sizeof(LongSlot), 16));
+    short_capacity_ = sets;
+    short_mask_ = std::min(sets, kFirstShortBytes / sizeof(ShortSet)) - 1;
+    const std::size_t long_slots = std::bit_floor(std::max<std::size_t>(bytes / 8 / sizeof(LongSlot), 16));
     long_slots_ = make_huge_array<LongSlot>(long_slots);
     long_mask_ = long_slots - 1;
-    arena_.resize(std::max<std::size_t>(bytes / 4 / sizeof(std::uint32_t), 64));
+    arena_.resize(std::max<std::size_t>(bytes / 8 / sizeof(std::uint32_t), 64));
   }
 
-  /// Starts loading where the short piece with key hash `h` lives (a
-  /// batch of lookups overlaps its memory misses).
+  /// Starts loading the set where the short piece with key hash `h` lives
+  /// (a batch of lookups overlaps its memory misses).
   void prefetch_short(std::uint64_t h) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&hot_[h & hot_mask_]);
-    __builtin_prefetch(&short_sets_[(h >> 32) & short_mask_]);
+    const ShortSet* s = &short_sets_[h & short_mask_];
+    __builtin_prefetch(s);
+    __builtin_prefetch(&s->ways[2]);
 #endif
   }
 
   /// Returns the cached ids of the short piece `key` whose hash is `h`
   /// (setting `n`), or nullptr (a miss is not counted: the long tier is
-  /// asked next). A hit in the sets is copied into the hot tier.
+  /// asked next). A hit in a later way swaps places with the first.
   const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
-    ShortEntry& hot = hot_[h & hot_mask_];
-    if (hot.key_lo == key.lo && hot.key_hi == key.hi) {
+    ShortSet& s = short_sets_[h & short_mask_];
+    if (s.ways[0].key_lo == key.lo && s.ways[0].key_hi == key.hi) {
       ++hits_;
-      n = hot.n;
-      return hot.ids;
+      n = s.ways[0].n;
+      return s.ways[0].ids;
     }
-    for (const ShortEntry& e : short_sets_[(h >> 32) & short_mask_].ways) {
-      if (e.key_lo == key.lo && e.key_hi == key.hi) {
+    for (std::size_t w = 1; w < kWays; ++w) {
+      if (s.ways[w].key_lo == key.lo && s.ways[w].key_hi == key.hi) {
         ++hits_;
-        hot = e;
-        n = e.n;
-        return hot.ids;
+        std::swap(s.ways[0], s.ways[w]);
+        n = s.ways[0].n;
+        return s.ways[0].ids;
       }
     }
     return nullptr;
   }
 
-  /// Remembers `ids` for the short piece `key` whose hash is `h`: in the
-  /// hot tier and as the newest of its set's two ways. Returns false when
-  /// they do not fit (store_long them).
+  /// Remembers `ids` for the short piece `key` whose hash is `h`, as the
+  /// first way of its set (the last way is dropped). Returns false when they
+  /// do not fit (store_long them).
   bool store_short(std::uint64_t h, const ShortKey& key, const std::uint32_t* ids,
                    std::size_t n) noexcept {
     if (n > kShortMaxIds) return false;
-    ShortSet& s = short_sets_[(h >> 32) & short_mask_];
-    s.ways[1] = s.ways[0];
+    if (short_count_ > short_mask_ && short_mask_ + 1 < short_capacity_) grow_short();
+    ShortSet& s = short_sets_[h & short_mask_];
+    if (s.ways[kWays - 1].key_hi == 0) ++short_count_;
+    for (std::size_t w = kWays - 1; w > 0; --w) s.ways[w] = s.ways[w - 1];
     ShortEntry& e = s.ways[0];
     e.key_lo = key.lo;
     e.key_hi = key.hi;
     e.n = static_cast<std::uint32_t>(n);
     std::memcpy(e.ids, ids, n * sizeof(std::uint32_t));
-    hot_[h & hot_mask_] = e;
     return true;
   }
 
@@ -235,10 +237,11 @@ class PieceCache {
     std::uint32_t n;
     std::uint32_t ids[kShortMaxIds];
   };
-  struct alignas(64) ShortSet {
-    ShortEntry ways[2];
+  static constexpr std::size_t kWays = 4;
+  struct alignas(128) ShortSet {
+    ShortEntry ways[kWays];
   };
-  static_assert(sizeof(ShortSet) == 64);
+  static_assert(sizeof(ShortSet) == 128);
   struct LongSlot {
     std::uint64_t hash = 0;  // 0: empty
     std::uint32_t at = 0;    // arena index (in 32-bit words) of the key, then the ids
@@ -248,10 +251,33 @@ class PieceCache {
 
   static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
 
-  HugeArray<ShortEntry> hot_;
-  std::size_t hot_mask_ = 0;
+  // Doubles the sets in use (when a quarter of their ways are taken): each entry
+  // stays in set s or moves to s + the old count, by one more bit of its
+  // key's hash.
+  void grow_short() noexcept {
+    const std::size_t old = short_mask_ + 1;
+    short_mask_ = 2 * old - 1;
+    for (std::size_t i = 0; i < old; ++i) {
+      ShortSet& from = short_sets_[i];
+      ShortSet& to = short_sets_[i + old];
+      std::size_t kept = 0, moved = 0;
+      for (const ShortEntry e : from.ways) {  // a copy: `from` is rewritten below
+        if (e.key_hi == 0) continue;
+        const ShortKey k{e.key_lo, e.key_hi};
+        if ((k.hash() & short_mask_) == i) {
+          from.ways[kept++] = e;
+        } else {
+          to.ways[moved++] = e;
+        }
+      }
+      for (; kept < kWays; ++kept) from.ways[kept] = ShortEntry{};
+    }
+  }
+
   HugeArray<ShortSet> short_sets_;
-  std::size_t short_mask_ = 0;
+  std::size_t short_mask_ = 0;      // sets in use - 1
+  std::size_t short_capacity_ = 0;  // sets allocated (a power of two)
+  std::size_t short_count_ = 0;     // filled ways
   HugeArray<LongSlot> long_slots_;
   std::size_t long_mask_ = 0;
   std::size_t long_count_ = 0;

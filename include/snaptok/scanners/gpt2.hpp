@@ -15,6 +15,8 @@
 
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/split_family.hpp"
+#include "snaptok/simd/byte_classes.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::scanners {
 
@@ -54,58 +56,126 @@ inline std::size_t gpt2_space_end(split_detail::Text& x, std::size_t i) noexcept
   return j < x.n && last > i ? last : j;
 }
 
-/// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.
-///   scan_gpt2(text, [](std::size_t s, std::size_t e) {...});
-/// ASCII runs are measured on the byte-class masks (block_masks.hpp),
-/// non-ASCII code points on the pinned classes (char_class.hpp).
-template <class Fn>
-void scan_gpt2(std::string_view s, Fn&& fn) {
+// Returns the end of the match that starts at i < size(): the pattern's
+// alternatives tried in order, one code point class at a time (the walker
+// for text the block algebra below does not settle).
+inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std::size_t i) {
   using split_detail::kAsciiL;
   using split_detail::kAsciiN;
   using split_detail::kAsciiPunct;
-  split_detail::Text x(s, char_flags());
-  const std::size_t n = s.size();
   auto letter = [](std::uint8_t f) { return class_of_flags(f) == kLetter; };
   auto number = [](std::uint8_t f) { return class_of_flags(f) == kNumber; };
   auto other = [](std::uint8_t f) { return class_of_flags(f) == kOther; };
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = x.b[i];
-    if (c == '\'') {
-      if (const std::size_t k = gpt2_contraction(s, i)) {
-        fn(i, i + k);
-        i += k;
-        continue;
-      }
-    }
-    // ` ?\p{L}+`, ` ?\p{N}+` or ` ?[^\s\p{L}\p{N}]+`, by the class of the
-    // code point at q (after the optional ' '); `\s...` from i when it is \s.
-    const std::size_t q = c == ' ' && i + 1 < n ? i + 1 : i;
-    const unsigned char d = x.b[q];
-    std::size_t e;
-    if (d < 0x80) {
-      const std::uint8_t f = x.blocks[d];
-      if (f & kFlagL) {
-        e = x.run_end<kAsciiL>(q + 1, letter);
-      } else if (f & kFlagN) {
-        e = x.run_end<kAsciiN>(q + 1, number);
-      } else if (!(f & kFlagSpace)) {
-        e = x.run_end<kAsciiPunct>(q + 1, other);
-      } else {
-        e = gpt2_space_end(x, i);
-      }
-    } else {
-      std::size_t len;
-      switch (class_of_flags(x.flags(q, len))) {
-        case kLetter: e = x.run_end<kAsciiL>(q + len, letter); break;
-        case kNumber: e = x.run_end<kAsciiN>(q + len, number); break;
-        case kOther: e = x.run_end<kAsciiPunct>(q + len, other); break;
-        default: e = gpt2_space_end(x, i); break;
-      }
-    }
-    fn(i, e);
-    i = e;
+  const unsigned char c = x.b[i];
+  if (c == '\'') {
+    if (const std::size_t k = gpt2_contraction(s, i)) return i + k;
   }
+  // ` ?\p{L}+`, ` ?\p{N}+` or ` ?[^\s\p{L}\p{N}]+`, by the class of the
+  // code point at q (after the optional ' '); `\s...` from i when it is \s.
+  const std::size_t q = c == ' ' && i + 1 < x.n ? i + 1 : i;
+  const unsigned char d = x.b[q];
+  if (d < 0x80) {
+    const std::uint8_t f = x.blocks[d];
+    if (f & kFlagL) return x.run_end<kAsciiL>(q + 1, letter);
+    if (f & kFlagN) return x.run_end<kAsciiN>(q + 1, number);
+    if (!(f & kFlagSpace)) return x.run_end<kAsciiPunct>(q + 1, other);
+    return gpt2_space_end(x, i);
+  }
+  std::size_t len;
+  switch (class_of_flags(x.flags(q, len))) {
+    case kLetter: return x.run_end<kAsciiL>(q + len, letter);
+    case kNumber: return x.run_end<kAsciiN>(q + len, number);
+    case kOther: return x.run_end<kAsciiPunct>(q + len, other);
+    default: return gpt2_space_end(x, i);
+  }
+}
+
+// Sets `starts` to the match starts in the all-ASCII block at `base` (bit j:
+// a match starts at base + j, if the match in progress started before it),
+// by algebra over the block's class masks `m`:
+//  - a match starts where the class (letter, digit, space, punctuation with
+//    the apostrophe) changes;
+//  - the last space of a run, before a non-space, is a match of its own
+//    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
+//  - a contraction at a match start is a match, and a new one starts after it.
+// Returns false when a contraction reaches past the block (the walker takes
+// the block then).
+inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::size_t base,
+                              const simd::ByteClassMasks& m, std::uint64_t& starts) {
+  using simd::detail::kByteClassTable;
+  namespace cls = simd::detail;
+  const std::size_t n = s.size();
+  const std::size_t len = n - base < 64 ? n - base : 64;
+  const std::uint64_t valid = len == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
+  const std::uint8_t before = base > 0 ? kByteClassTable[x.b[base - 1]] : 0;
+  auto shifted_in = [&](std::uint64_t mask, unsigned cls_bits) {
+    return (mask << 1) | ((before & cls_bits) != 0);
+  };
+  const std::uint64_t punct = m.apostrophe | m.other;
+  const std::uint64_t same =
+      (m.letter & shifted_in(m.letter, cls::kClassLetter)) |
+      (m.digit & shifted_in(m.digit, cls::kClassDigit)) |
+      (punct & shifted_in(punct, cls::kClassApostrophe | cls::kClassOther)) |
+      (m.space & shifted_in(m.space, cls::kClassSpace));
+  // Bit j: the code point after byte j is a space, or the text ends there
+  // (a run of spaces that ends the text is one match).
+  bool after_is_space = true;
+  if (base + 64 < n) {
+    std::size_t cp_len;
+    after_is_space = (x.flags(base + 64, cp_len) & kFlagSpace) != 0;
+  }
+  const std::uint64_t next_space = (m.space >> 1) | (len == 64 ? std::uint64_t{after_is_space} << 63
+                                                               : std::uint64_t{1} << (len - 1));
+  const std::uint64_t last_space = m.space & ~next_space;
+  const std::uint64_t prefix = last_space & m.blank;
+  const bool prefix_before = base > 0 && x.b[base - 1] == ' ' && (m.space & 1) == 0;
+  starts = (~same | last_space) & ~((prefix << 1) | std::uint64_t{prefix_before}) & valid;
+  for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
+    const auto j = static_cast<std::size_t>(std::countr_zero(a));
+    const std::size_t k = gpt2_contraction(s, base + j);
+    if (k == 0) continue;
+    if (j + k >= 64) return false;
+    starts &= ~(((std::uint64_t{1} << (k - 1)) - 1) << (j + 1));
+    if (base + j + k < n) starts |= std::uint64_t{1} << (j + k);
+  }
+  return true;
+}
+
+/// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.
+///   scan_gpt2(text, [](std::size_t s, std::size_t e) {...});
+/// All-ASCII 64-byte blocks are cut by mask algebra (gpt2_block_starts);
+/// blocks with non-ASCII bytes, and contractions across a block's end, by
+/// the walker (gpt2_match_end), code point by code point.
+template <class Fn>
+void scan_gpt2(std::string_view s, Fn&& fn) {
+  split_detail::Text x(s, char_flags());
+  const std::size_t n = s.size();
+  std::size_t cur = 0;  // start of the match in progress
+  std::size_t base = 0;
+  while (base < n) {
+    simd::ByteClassMasks m;
+    simd::classify_block(s.data() + base, n - base, m);
+    std::uint64_t starts;
+    if (m.nonascii == 0 && gpt2_block_starts(x, s, base, m, starts)) {
+      if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
+      for (; starts != 0; starts &= starts - 1) {
+        const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
+        fn(cur, j);
+        cur = j;
+      }
+      base += simd::kBlockBytes;
+      continue;
+    }
+    const std::size_t stop = base + simd::kBlockBytes;
+    while (cur < stop && cur < n) {
+      const std::size_t e = gpt2_match_end(x, s, cur);
+      fn(cur, e);
+      cur = e;
+    }
+    if (cur >= n) return;
+    base = cur & ~(simd::kBlockBytes - 1);
+  }
+  if (cur < n) fn(cur, n);
 }
 
 }  // namespace snaptok::scanners

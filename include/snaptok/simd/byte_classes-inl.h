@@ -85,8 +85,8 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     const auto letter =
         hn::Lt(hn::Add(hn::Or(v, case_bit), bias_letter), lim_letter);
     const auto digit = hn::Lt(hn::Add(v, bias_digit), lim_digit);
-    const auto space = hn::Or(hn::Lt(hn::Add(v, bias_ctl), lim_ctl),
-                              hn::Eq(v, k_space));
+    const auto blank = hn::Eq(v, k_space);
+    const auto space = hn::Or(hn::Lt(hn::Add(v, bias_ctl), lim_ctl), blank);
     const auto newline = hn::Or(hn::Eq(v, k_lf), hn::Eq(v, k_cr));
     const auto nonascii = hn::Lt(v, zero);
     const auto apostrophe = hn::Eq(v, k_apos);
@@ -94,6 +94,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     m.digit |= mask_bits(d, digit) << i;
     m.space |= mask_bits(d, space) << i;
     m.newline |= mask_bits(d, newline) << i;
+    m.blank |= mask_bits(d, blank) << i;
     m.nonascii |= mask_bits(d, nonascii) << i;
     m.apostrophe |= mask_bits(d, apostrophe) << i;
   }

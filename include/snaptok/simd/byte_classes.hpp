@@ -26,12 +26,13 @@ namespace snaptok::simd {
 // One bitmask per byte class over a block of at most 64 bytes: bit i stands
 // for byte p[i]. Bits at or past the block length are 0 in every mask. Each
 // byte of the block is in exactly one of letter, digit, space, nonascii,
-// apostrophe, other; newline is a subset of space.
+// apostrophe, other; newline and blank are subsets of space.
 struct ByteClassMasks {
   std::uint64_t letter = 0;      // ASCII A-Z a-z
   std::uint64_t digit = 0;       // 0-9
   std::uint64_t space = 0;       // \t \n \v \f \r and ' ' (ASCII `\s`)
   std::uint64_t newline = 0;     // \r and \n
+  std::uint64_t blank = 0;       // ' ' (the optional prefix of a word)
   std::uint64_t nonascii = 0;    // bytes >= 0x80 (any part of a multi-byte UTF-8 sequence)
   std::uint64_t apostrophe = 0;  // '
   std::uint64_t other = 0;       // every remaining ASCII byte
@@ -39,7 +40,7 @@ struct ByteClassMasks {
   // Clears every bit at or past n (n <= 64): the masks of a short block.
   void keep_first(std::size_t n) noexcept {
     const std::uint64_t valid = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    for (std::uint64_t* m : {&letter, &digit, &space, &newline, &nonascii, &apostrophe, &other}) {
+    for (std::uint64_t* m : {&letter, &digit, &space, &newline, &blank, &nonascii, &apostrophe, &other}) {
       *m &= valid;
     }
   }
@@ -60,6 +61,7 @@ enum : std::uint8_t {
   kClassNonascii = 16,
   kClassApostrophe = 32,
   kClassOther = 64,
+  kClassBlank = 128,
 };
 
 // Returns the class bits of every byte value.
@@ -75,7 +77,9 @@ constexpr std::array<std::uint8_t, 256> make_byte_class_table() {
       c = kClassDigit;
     } else if (b == '\n' || b == '\r') {
       c = kClassSpace | kClassNewline;
-    } else if (b == '\t' || b == '\v' || b == '\f' || b == ' ') {
+    } else if (b == ' ') {
+      c = kClassSpace | kClassBlank;
+    } else if (b == '\t' || b == '\v' || b == '\f') {
       c = kClassSpace;
     } else if (b == '\'') {
       c = kClassApostrophe;
@@ -107,6 +111,7 @@ inline void classify_block_scalar(const char* p, std::size_t n,
     if (c & detail::kClassDigit) m.digit |= bit;
     if (c & detail::kClassSpace) m.space |= bit;
     if (c & detail::kClassNewline) m.newline |= bit;
+    if (c & detail::kClassBlank) m.blank |= bit;
     if (c & detail::kClassNonascii) m.nonascii |= bit;
     if (c & detail::kClassApostrophe) m.apostrophe |= bit;
     if (c & detail::kClassOther) m.other |= bit;
@@ -159,13 +164,15 @@ inline ByteClassMasks classify64_swar(const char* p) {
     const std::uint64_t x = load_le64(p + i);
     const std::uint64_t letter = swar_in(x | (kOnes * 0x20), 'a', 'z');
     const std::uint64_t digit = swar_in(x, '0', '9');
-    const std::uint64_t space = swar_in(x, '\t', '\r') | swar_eq(x, ' ');
+    const std::uint64_t blank = swar_eq(x, ' ');
+    const std::uint64_t space = swar_in(x, '\t', '\r') | blank;
     const std::uint64_t newline = swar_eq(x, '\n') | swar_eq(x, '\r');
     const std::uint64_t apostrophe = swar_eq(x, '\'');
     m.letter |= swar_movemask(letter) << i;
     m.digit |= swar_movemask(digit) << i;
     m.space |= swar_movemask(space) << i;
     m.newline |= swar_movemask(newline) << i;
+    m.blank |= swar_movemask(blank) << i;
     m.nonascii |= swar_movemask(x & kHigh) << i;
     m.apostrophe |= swar_movemask(apostrophe) << i;
   }
