@@ -149,33 +149,12 @@ inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::si
 template <class Fn>
 void scan_gpt2(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
-  const std::size_t n = s.size();
-  std::size_t cur = 0;  // start of the match in progress
-  std::size_t base = 0;
-  while (base < n) {
-    simd::ByteClassMasks m;
-    simd::classify_block(s.data() + base, n - base, m);
-    std::uint64_t starts;
-    if (m.nonascii == 0 && gpt2_block_starts(x, s, base, m, starts)) {
-      if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
-      for (; starts != 0; starts &= starts - 1) {
-        const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
-        fn(cur, j);
-        cur = j;
-      }
-      base += simd::kBlockBytes;
-      continue;
-    }
-    const std::size_t stop = base + simd::kBlockBytes;
-    while (cur < stop && cur < n) {
-      const std::size_t e = gpt2_match_end(x, s, cur);
-      fn(cur, e);
-      cur = e;
-    }
-    if (cur >= n) return;
-    base = cur & ~(simd::kBlockBytes - 1);
-  }
-  if (cur < n) fn(cur, n);
+  split_detail::scan_blocks(
+      s,
+      [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
+        return gpt2_block_starts(x, s, base, m, starts);
+      },
+      [&](std::size_t i) { return gpt2_match_end(x, s, i); }, fn);
 }
 
 }  // namespace snaptok::scanners

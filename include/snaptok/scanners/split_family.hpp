@@ -36,6 +36,7 @@
 #include "snaptok/scanners/block_masks.hpp"
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/simd/byte_classes.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::scanners {
 
@@ -255,6 +256,167 @@ struct Text {
   }
 };
 
+// Calls fn(start, end) for each successive match, block by block: for a
+// 64-byte block, block_starts(base, masks, starts) sets the match starts in
+// it (bit j: base + j) and returns true, or returns false, and then
+// match_end(i) (the end of the match at i) walks from the match in progress
+// past the block. A match start is a cut that any start before it leads
+// to, so both agree wherever both answer.
+template <class BlockStarts, class MatchEnd, class Fn>
+void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
+  const std::size_t n = s.size();
+  std::size_t cur = 0;  // start of the match in progress
+  std::size_t base = 0;
+  while (base < n) {
+    simd::ByteClassMasks m;
+    simd::classify_block(s.data() + base, n - base, m);
+    std::uint64_t starts;
+    if (m.nonascii == 0 && block_starts(base, m, starts)) {
+      if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
+      for (; starts != 0; starts &= starts - 1) {
+        const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
+        fn(cur, j);
+        cur = j;
+      }
+      base += simd::kBlockBytes;
+      continue;
+    }
+    const std::size_t stop = base + simd::kBlockBytes;
+    while (cur < stop && cur < n) {
+      const std::size_t e = match_end(cur);
+      fn(cur, e);
+      cur = e;
+    }
+    if (cur >= n) return;
+    base = cur & ~(simd::kBlockBytes - 1);
+  }
+  if (cur < n) fn(cur, n);
+}
+
+// The masks of one all-ASCII block with what the block algebra needs of its
+// neighbours: the byte classes (simd::detail::kClass*) of the byte before it
+// (0 at the text start) and after it (0 at the text end).
+struct AsciiBlock {
+  const simd::ByteClassMasks& m;
+  std::uint64_t valid;   // bits of bytes in the text
+  std::size_t len;       // bytes in the block
+  std::uint8_t before;
+  std::uint8_t after;
+
+  AsciiBlock(const Text& x, std::size_t base, const simd::ByteClassMasks& masks) noexcept
+      : m(masks),
+        valid(x.n - base >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (x.n - base)) - 1),
+        len(x.n - base >= 64 ? 64 : x.n - base),
+        before(base > 0 ? simd::detail::kByteClassTable[x.b[base - 1]] : 0),
+        after(base + 64 < x.n ? simd::detail::kByteClassTable[x.b[base + 64]] : 0) {}
+
+  // Bit j: byte j - 1 is in `mask`, the byte before the block in `cls`.
+  std::uint64_t shifted_in(std::uint64_t mask, unsigned cls) const noexcept {
+    return (mask << 1) | ((before & cls) != 0);
+  }
+  // Bit j: byte j + 1 is in `mask` (the byte after the block in `cls`); at
+  // the text end, `at_end`.
+  std::uint64_t shifted_out(std::uint64_t mask, unsigned cls, bool at_end) const noexcept {
+    const bool last = len < 64 || after == 0 ? at_end : (after & cls) != 0;
+    return (mask >> 1) | (std::uint64_t{last} << (len - 1));
+  }
+};
+
+// Sets `starts` to the match starts in an all-ASCII block of a cl100k-style
+// pattern (contractions first, [^\r\n\p{L}\p{N}]?\p{L}+ words), by algebra
+// over its class masks:
+//  - a match starts where the class (letter, digit, space, punctuation with
+//    the apostrophe) changes, and between digit groups;
+//  - CR/LF right after punctuation end the punctuation's match;
+//  - in a run of spaces, a match ends after its last CR/LF, and the last
+//    space before a non-space is a match of its own when spaces that do not
+//    end a line come before it; that last space (not CR/LF) prefixes a word
+//    after it, and a ' ' prefixes punctuation after it;
+//  - one punctuation char at a match start prefixes a word after it;
+//  - a contraction at a match start is a match, and a new one starts after it.
+// Returns false where the masks lack context: runs of spaces or digit groups
+// across the block's edges, a contraction past its end, the text's end for
+// tiktoken's \s++$.
+template <SplitRules R>
+bool cl100k_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
+                         std::uint64_t& starts) noexcept {
+  namespace cls = simd::detail;
+  const AsciiBlock k(x, base, masks);
+  const simd::ByteClassMasks& m = masks;
+  const std::uint64_t punct = m.apostrophe | m.other;
+  const unsigned kPunct = cls::kClassApostrophe | cls::kClassOther;
+  if (k.after & cls::kClassNonascii) return false;
+  if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
+  if ((k.before & kPunct) && (m.newline & 1)) return false;
+  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
+  if (R.max_digits > 1 && (k.before & cls::kClassDigit) && (m.digit & 1)) return false;
+  if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return false;
+
+  // CR/LF runs right after punctuation belong to its match.
+  const std::uint64_t nl_after_punct = m.newline & (punct << 1);
+  const std::uint64_t absorbed = m.newline & ~(m.newline + nl_after_punct);
+  const std::uint64_t space = m.space & ~absorbed;
+  const std::uint64_t same = (m.letter & k.shifted_in(m.letter, cls::kClassLetter)) |
+                             (m.digit & k.shifted_in(m.digit, cls::kClassDigit)) |
+                             (punct & k.shifted_in(punct, kPunct)) | (space & (space << 1));
+  starts = ~same & ~absorbed & k.valid;
+  // After the last CR/LF of each run of spaces.
+  for (std::uint64_t nl = m.newline & space; nl != 0;) {
+    const auto j = static_cast<unsigned>(std::countr_zero(nl));
+    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
+    const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
+    const auto last = static_cast<unsigned>(63 - std::countl_zero(nl & below_end));
+    if (last + 1 < run_end) starts |= std::uint64_t{1} << (last + 1);
+    nl &= ~below_end;
+  }
+  const std::uint64_t next_space = k.shifted_out(m.space, cls::kClassSpace, true);
+  const std::uint64_t next_letter = k.shifted_out(m.letter, cls::kClassLetter, false);
+  const std::uint64_t next_punct = k.shifted_out(punct, kPunct, false);
+  const std::uint64_t last_space = space & ~next_space & ~m.newline;
+  starts |= last_space & ((space & ~m.newline) << 1);
+  // The last space prefixes a word; a ' ' prefixes punctuation.
+  const std::uint64_t prefix = last_space & (next_letter | (m.blank & next_punct));
+  // One punctuation char at a match start (not after a ' ') before a word.
+  const std::uint64_t punct_prefix = punct & ~k.shifted_in(punct, kPunct) & ~next_punct & next_letter &
+                                     ~k.shifted_in(m.blank, cls::kClassBlank);
+  bool prefix_before = false;
+  if (base > 0 && (m.letter & 1) != 0) {
+    if ((k.before & cls::kClassSpace) && !(k.before & cls::kClassNewline)) {
+      prefix_before = true;
+    } else if (k.before & kPunct) {
+      const std::uint8_t two_before = base > 1 ? cls::kByteClassTable[x.b[base - 2]] : 0;
+      prefix_before = !(two_before & (kPunct | cls::kClassBlank));
+    }
+  } else if ((k.before & cls::kClassBlank) && (punct & 1) != 0) {
+    prefix_before = true;
+  }
+  starts &= ~(((prefix | punct_prefix) << 1) | std::uint64_t{prefix_before});
+  if constexpr (R.max_digits == 1) {
+    starts |= m.digit;
+  } else if constexpr (R.max_digits > 1) {
+    for (std::uint64_t r = m.digit & ~(m.digit << 1); r != 0; r &= r - 1) {
+      const auto j = static_cast<unsigned>(std::countr_zero(r));
+      const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(m.digit >> j)));
+      for (unsigned g = j + R.max_digits; g < run_end; g += R.max_digits) starts |= std::uint64_t{1} << g;
+    }
+  }
+  for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
+    const auto j = static_cast<std::size_t>(std::countr_zero(a));
+    const std::size_t c = x.contraction(base + j);
+    if (c == 0) continue;
+    if (j + c >= 64) return false;
+    starts &= ~(((std::uint64_t{1} << (c - 1)) - 1) << (j + 1));
+    if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
+  }
+  return true;
+}
+
+// Whether a pattern of the family has the block algebra above.
+constexpr bool has_block_algebra(SplitRules r) {
+  return r.contraction == Contraction::kLeading && r.letters != Letters::kCaseSplit && !r.han_first &&
+         !r.punct_tail_slash;
+}
+
 }  // namespace split_detail
 
 /// Calls fn(start, end) for each successive match of the family pattern
@@ -298,8 +460,8 @@ void scan_split(std::string_view s, Fn&& fn) {
     return a == q ? kNoMatch : suffix(x.lower_run_end(a, lower));
   };
 
-  std::size_t i = 0;
-  while (i < n) {
+  // The end of the match at i: the alternatives in order.
+  auto match_end = [&](std::size_t i) -> std::size_t {
     const unsigned char c = x.b[i];
     {
       // Fast path: an ASCII word, alone or after one ' '.
@@ -307,10 +469,7 @@ void scan_split(std::string_view s, Fn&& fn) {
       const unsigned char d = x.b[q];
       if (static_cast<unsigned char>((d | 0x20) - 'a') < 26) {
         if constexpr (R.letters != Letters::kCaseSplit) {
-          const std::size_t e = x.run_end<kAsciiL>(q + 1, word);
-          fn(i, e);
-          i = e;
-          continue;
+          return x.run_end<kAsciiL>(q + 1, word);
         } else {
           // upper? lower+ starting in ASCII: the ASCII lower-case letters
           // after q, then any non-ASCII lower.
@@ -325,9 +484,7 @@ void scan_split(std::string_view s, Fn&& fn) {
                 e = suffix(l);
               }
             }
-            fn(i, e);
-            i = e;
-            continue;
+            return e;
           }
         }
       }
@@ -335,10 +492,7 @@ void scan_split(std::string_view s, Fn&& fn) {
     if (c < 0x80 && c != '\'' && !(x.blocks[c] & kNotPunct) &&
         (i + 1 == n || (x.b[i + 1] < 0x80 && !(x.blocks[x.b[i + 1]] & (kFlagL | kFlagN))))) {
       // Fast path: ASCII punct not before a word or a digit.
-      const std::size_t e = x.tail_end(x.run_end<kAsciiPunct>(i + 1, punct), R.punct_tail_slash);
-      fn(i, e);
-      i = e;
-      continue;
+      return x.tail_end(x.run_end<kAsciiPunct>(i + 1, punct), R.punct_tail_slash);
     }
     std::size_t len;
     const std::uint8_t f = x.flags(i, len);
@@ -379,9 +533,23 @@ void scan_split(std::string_view s, Fn&& fn) {
         e = x.space_end(i, R.space_run_to_end);
       }
     }
-    fn(i, e);
-    i = e;
+    return e;
+  };
+  if constexpr (split_detail::has_block_algebra(R)) {
+    split_detail::scan_blocks(
+        s,
+        [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
+          return split_detail::cl100k_block_starts<R>(x, base, m, starts);
+        },
+        match_end, fn);
+  } else {
+    for (std::size_t i = 0; i < n;) {
+      const std::size_t e = match_end(i);
+      fn(i, e);
+      i = e;
+    }
   }
 }
+
 
 }  // namespace snaptok::scanners
