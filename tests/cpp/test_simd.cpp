@@ -52,11 +52,12 @@ std::string hex(const char* p, std::size_t n) {
 }
 
 std::string masks(const ByteClassMasks& m) {
-  char buf[440];
+  char buf[480];
   std::snprintf(buf, sizeof buf,
-                "letter=%016llx digit=%016llx space=%016llx newline=%016llx blank=%016llx "
+                "letter=%016llx upper=%016llx digit=%016llx space=%016llx newline=%016llx blank=%016llx "
                 "nonascii=%016llx apostrophe=%016llx other=%016llx",
                 static_cast<unsigned long long>(m.letter),
+                static_cast<unsigned long long>(m.upper),
                 static_cast<unsigned long long>(m.digit),
                 static_cast<unsigned long long>(m.space),
                 static_cast<unsigned long long>(m.newline),
@@ -73,7 +74,7 @@ bool agrees(const std::string& target, const char* p, std::size_t n) {
   ByteClassMasks want, got;
   snaptok::simd::classify_block_scalar(p, n, want);
   // Poison the output so a kernel that leaves a field unset is caught.
-  got.letter = got.digit = got.space = got.newline = got.blank = got.nonascii =
+  got.letter = got.upper = got.digit = got.space = got.newline = got.blank = got.nonascii =
       got.apostrophe = got.other = 0xA5A5A5A5A5A5A5A5ull;
   snaptok::simd::classify_block(p, n, got);
   if (got == want) return true;
@@ -90,6 +91,7 @@ TEST_CASE("simd: classify_block_scalar classes") {
   ByteClassMasks m;
   snaptok::simd::classify_block_scalar("ab 1'\xc3\xa9\r\n\t\v\f_Z9", 15, m);
   CHECK(m.letter == 0b010000000000011);
+  CHECK(m.upper == 0b010000000000000);
   CHECK(m.digit == 0b100000000001000);
   CHECK(m.space == 0b000111110000100);
   CHECK(m.newline == 0b000000110000000);
@@ -103,6 +105,7 @@ TEST_CASE("simd: classify_block_scalar classes") {
     snaptok::simd::classify_block_scalar(&c, 1, m);
     CHECK(m.newline == (m.newline & m.space));
     CHECK(m.blank == (b == ' ' ? 1u : 0u));
+    CHECK(m.upper == (b >= 'A' && b <= 'Z' ? 1u : 0u));
     CHECK((m.letter + m.digit + m.space + m.nonascii + m.apostrophe + m.other) == 1);
   }
 }

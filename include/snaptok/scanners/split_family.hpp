@@ -322,23 +322,25 @@ struct AsciiBlock {
   }
 };
 
-// Sets `starts` to the match starts in an all-ASCII block of a cl100k-style
-// pattern (contractions first, [^\r\n\p{L}\p{N}]?\p{L}+ words), by algebra
-// over its class masks:
+// Sets `starts` to the match starts in an all-ASCII block of the family
+// pattern `R`, by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
-//    the apostrophe) changes, and between digit groups;
+//    the apostrophe) changes, between digit groups, and, where words split
+//    by case (o200k), at an upper-case letter after a lower-case one;
 //  - CR/LF right after punctuation end the punctuation's match;
 //  - in a run of spaces, a match ends after its last CR/LF, and the last
 //    space before a non-space is a match of its own when spaces that do not
 //    end a line come before it; that last space (not CR/LF) prefixes a word
 //    after it, and a ' ' prefixes punctuation after it;
 //  - one punctuation char at a match start prefixes a word after it;
-//  - a contraction at a match start is a match, and a new one starts after it.
+//  - a contraction at a match start is a match (cl100k), or one after a
+//    word ends that word's match (o200k); a new match starts after it.
 // Returns false where the masks lack context: runs of spaces or digit groups
-// across the block's edges, a contraction past its end, the text's end for
+// across the block's edges, a contraction past its end or just after its
+// start, '/' after punctuation and CR/LF (o200k), the text's end for
 // tiktoken's \s++$.
 template <SplitRules R>
-bool cl100k_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
+bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
                          std::uint64_t& starts) noexcept {
   namespace cls = simd::detail;
   const AsciiBlock k(x, base, masks);
@@ -400,21 +402,49 @@ bool cl100k_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
       for (unsigned g = j + R.max_digits; g < run_end; g += R.max_digits) starts |= std::uint64_t{1} << g;
     }
   }
-  for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
-    const auto j = static_cast<std::size_t>(std::countr_zero(a));
-    const std::size_t c = x.contraction(base + j);
-    if (c == 0) continue;
-    if (j + c >= 64) return false;
-    starts &= ~(((std::uint64_t{1} << (c - 1)) - 1) << (j + 1));
-    if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
+  if constexpr (R.letters == Letters::kCaseSplit) {
+    const bool lower_before = base > 0 && static_cast<unsigned char>(x.b[base - 1] - 'a') < 26;
+    starts |= m.upper & (((m.letter & ~m.upper) << 1) | std::uint64_t{lower_before});
+  }
+  if constexpr (R.punct_tail_slash) {
+    // [\r\n/]*: a '/' after CR/LF that end punctuation joins its match, and
+    // punctuation after that '/' starts a new one. The walker takes every
+    // '/' after CR/LF.
+    if (base > 0 && (x.b[base - 1] == '/' || (k.before & cls::kClassNewline)) && x.b[base] == '/') return false;
+    if (base > 0 && x.b[base - 1] == '/' && (punct & 1) != 0) return false;
+    for (std::uint64_t r = m.newline & ~(m.newline >> 1); r != 0; r &= r - 1) {
+      const std::size_t after_run = base + static_cast<std::size_t>(std::countr_zero(r)) + 1;
+      if (after_run < x.n && x.b[after_run] == '/') return false;
+    }
+  }
+  if constexpr (R.contraction == Contraction::kLeading) {
+    for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
+      const auto j = static_cast<std::size_t>(std::countr_zero(a));
+      const std::size_t c = x.contraction(base + j);
+      if (c == 0) continue;
+      if (j + c >= 64) return false;
+      starts &= ~(((std::uint64_t{1} << (c - 1)) - 1) << (j + 1));
+      if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
+    }
+  } else if constexpr (R.contraction == Contraction::kSuffix) {
+    // An apostrophe after a word's last letter, unless that letter ended a
+    // contraction already (one may have begun in the block before).
+    std::size_t taken_until = 0;
+    for (std::uint64_t a = m.apostrophe & k.shifted_in(m.letter, cls::kClassLetter); a != 0; a &= a - 1) {
+      const auto j = static_cast<std::size_t>(std::countr_zero(a));
+      if (j < taken_until) continue;
+      const std::size_t c = x.contraction(base + j);
+      if (c == 0) continue;
+      if (j + c >= 64) return false;
+      for (std::size_t p = base + j >= 3 ? base + j - 3 : 0; p < base; ++p) {
+        if (x.b[p] == '\'') return false;
+      }
+      starts &= ~(((std::uint64_t{1} << c) - 1) << j);
+      if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
+      taken_until = j + c + 1;
+    }
   }
   return true;
-}
-
-// Whether a pattern of the family has the block algebra above.
-constexpr bool has_block_algebra(SplitRules r) {
-  return r.contraction == Contraction::kLeading && r.letters != Letters::kCaseSplit && !r.han_first &&
-         !r.punct_tail_slash;
 }
 
 }  // namespace split_detail
@@ -535,20 +565,12 @@ void scan_split(std::string_view s, Fn&& fn) {
     }
     return e;
   };
-  if constexpr (split_detail::has_block_algebra(R)) {
-    split_detail::scan_blocks(
-        s,
-        [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
-          return split_detail::cl100k_block_starts<R>(x, base, m, starts);
-        },
-        match_end, fn);
-  } else {
-    for (std::size_t i = 0; i < n;) {
-      const std::size_t e = match_end(i);
-      fn(i, e);
-      i = e;
-    }
-  }
+  split_detail::scan_blocks(
+      s,
+      [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
+        return split_detail::family_block_starts<R>(x, base, m, starts);
+      },
+      match_end, fn);
 }
 
 

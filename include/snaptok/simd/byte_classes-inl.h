@@ -69,6 +69,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
   const auto bias_letter = hn::Set(d, static_cast<std::int8_t>(0x80 - 'a'));
   const auto lim_letter = hn::Set(d, static_cast<std::int8_t>(-128 + 26));
   const auto case_bit = hn::Set(d, static_cast<std::int8_t>(0x20));
+  const auto bias_upper = hn::Set(d, static_cast<std::int8_t>(0x80 - 'A'));
   const auto bias_digit = hn::Set(d, static_cast<std::int8_t>(0x80 - '0'));
   const auto lim_digit = hn::Set(d, static_cast<std::int8_t>(-128 + 10));
   const auto bias_ctl = hn::Set(d, static_cast<std::int8_t>(0x80 - '\t'));
@@ -84,6 +85,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     const auto v = hn::LoadU(d, reinterpret_cast<const std::int8_t*>(p + i));
     const auto letter =
         hn::Lt(hn::Add(hn::Or(v, case_bit), bias_letter), lim_letter);
+    const auto upper = hn::Lt(hn::Add(v, bias_upper), lim_letter);
     const auto digit = hn::Lt(hn::Add(v, bias_digit), lim_digit);
     const auto blank = hn::Eq(v, k_space);
     const auto space = hn::Or(hn::Lt(hn::Add(v, bias_ctl), lim_ctl), blank);
@@ -91,6 +93,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     const auto nonascii = hn::Lt(v, zero);
     const auto apostrophe = hn::Eq(v, k_apos);
     m.letter |= mask_bits(d, letter) << i;
+    m.upper |= mask_bits(d, upper) << i;
     m.digit |= mask_bits(d, digit) << i;
     m.space |= mask_bits(d, space) << i;
     m.newline |= mask_bits(d, newline) << i;

@@ -26,9 +26,10 @@ namespace snaptok::simd {
 // One bitmask per byte class over a block of at most 64 bytes: bit i stands
 // for byte p[i]. Bits at or past the block length are 0 in every mask. Each
 // byte of the block is in exactly one of letter, digit, space, nonascii,
-// apostrophe, other; newline and blank are subsets of space.
+// apostrophe, other; newline and blank are subsets of space, upper of letter.
 struct ByteClassMasks {
   std::uint64_t letter = 0;      // ASCII A-Z a-z
+  std::uint64_t upper = 0;       // A-Z
   std::uint64_t digit = 0;       // 0-9
   std::uint64_t space = 0;       // \t \n \v \f \r and ' ' (ASCII `\s`)
   std::uint64_t newline = 0;     // \r and \n
@@ -40,7 +41,7 @@ struct ByteClassMasks {
   // Clears every bit at or past n (n <= 64): the masks of a short block.
   void keep_first(std::size_t n) noexcept {
     const std::uint64_t valid = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    for (std::uint64_t* m : {&letter, &digit, &space, &newline, &blank, &nonascii, &apostrophe, &other}) {
+    for (std::uint64_t* m : {&letter, &upper, &digit, &space, &newline, &blank, &nonascii, &apostrophe, &other}) {
       *m &= valid;
     }
   }
@@ -63,6 +64,7 @@ enum : std::uint8_t {
   kClassOther = 64,
   kClassBlank = 128,
 };
+// (A-Z is kClassLetter; the table has no bit left for case.)
 
 // Returns the class bits of every byte value.
 constexpr std::array<std::uint8_t, 256> make_byte_class_table() {
@@ -108,6 +110,7 @@ inline void classify_block_scalar(const char* p, std::size_t n,
         detail::kByteClassTable[static_cast<unsigned char>(p[i])];
     const std::uint64_t bit = std::uint64_t{1} << i;
     if (c & detail::kClassLetter) m.letter |= bit;
+    if (p[i] >= 'A' && p[i] <= 'Z') m.upper |= bit;
     if (c & detail::kClassDigit) m.digit |= bit;
     if (c & detail::kClassSpace) m.space |= bit;
     if (c & detail::kClassNewline) m.newline |= bit;
@@ -163,12 +166,14 @@ inline ByteClassMasks classify64_swar(const char* p) {
   for (unsigned i = 0; i < 64; i += 8) {
     const std::uint64_t x = load_le64(p + i);
     const std::uint64_t letter = swar_in(x | (kOnes * 0x20), 'a', 'z');
+    const std::uint64_t upper = swar_in(x, 'A', 'Z');
     const std::uint64_t digit = swar_in(x, '0', '9');
     const std::uint64_t blank = swar_eq(x, ' ');
     const std::uint64_t space = swar_in(x, '\t', '\r') | blank;
     const std::uint64_t newline = swar_eq(x, '\n') | swar_eq(x, '\r');
     const std::uint64_t apostrophe = swar_eq(x, '\'');
     m.letter |= swar_movemask(letter) << i;
+    m.upper |= swar_movemask(upper) << i;
     m.digit |= swar_movemask(digit) << i;
     m.space |= swar_movemask(space) << i;
     m.newline |= swar_movemask(newline) << i;
