@@ -99,32 +99,47 @@ class ByteLevelBpePath {
     // Encodes every queued piece, in order, appending their ids to the result.
     void flush() {
       if (count_ == 0) return;
+      runtime::ShortKey keys[kBatch];
+      std::uint64_t hashes[kBatch];
       std::size_t bytes = 0;
       if (cache_) {
         for (std::size_t i = 0; i < count_; ++i) {
           const std::string_view p = batch_[i];
           bytes += p.size();
           if (p.size() <= runtime::PieceCache::kShortMaxBytes) {
-            keys_[i] = runtime::ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
-            hashes_[i] = keys_[i].hash();
-            cache_->prefetch_short(hashes_[i]);
+            keys[i] = runtime::ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
+            hashes[i] = keys[i].hash();
+            cache_->prefetch_short(hashes[i]);
           }
         }
       } else {
         for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size();
       }
       // A piece has at most one id per byte; a short hit copies a whole
-      // entry (kShortMaxIds ids) whatever its count.
-      const std::size_t room = bytes + runtime::PieceCache::kShortMaxIds;
+      // entry (kShortCopyWords words) whatever its count.
+      const std::size_t room = bytes + runtime::PieceCache::kShortCopyWords;
       if (out_n_ + room > kOut) spill();
       if (room > kOut) {  // long pieces: straight into the result
         const std::size_t at = ids_.size();
         ids_.resize(at + room);
         std::uint32_t* out = ids_.data() + at;
-        for (std::size_t i = 0; i < count_; ++i) out += encode(i, out);
+        for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i], keys[i], hashes[i], out);
         ids_.resize(static_cast<std::size_t>(out - ids_.data()));
+      } else if (cache_) {
+        for (std::size_t i = 0; i < count_; ++i) {
+          std::size_t n = 0;
+          const std::uint32_t* hit = batch_[i].size() <= runtime::PieceCache::kShortMaxBytes
+                                         ? cache_->find_short(hashes[i], keys[i], n)
+                                         : nullptr;
+          if (hit) {  // the common case, inline
+            std::memcpy(out_ + out_n_, hit, runtime::PieceCache::kShortCopyWords * sizeof(std::uint32_t));
+            out_n_ += n;
+          } else {
+            out_n_ += encode(batch_[i], keys[i], hashes[i], out_ + out_n_);
+          }
+        }
       } else {
-        for (std::size_t i = 0; i < count_; ++i) out_n_ += encode(i, out_ + out_n_);
+        for (std::size_t i = 0; i < count_; ++i) out_n_ += bpe_.merge_raw(batch_[i], out_ + out_n_);
       }
       count_ = 0;
     }
@@ -144,25 +159,23 @@ class ByteLevelBpePath {
       out_n_ = 0;
     }
 
-    // Writes the ids of queued piece i at `out`; returns their count.
-    std::size_t encode(std::size_t i, std::uint32_t* out) {
-      const std::string_view piece = batch_[i];
+    // Writes the ids of `piece` (with its short key and hash when it is
+    // short) at `out`; returns their count. The path of pieces the short
+    // tier does not hold: the long tier, else a merge whose result is cached.
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((noinline))
+#endif
+    std::size_t encode(std::string_view piece, const runtime::ShortKey& key, std::uint64_t hash,
+                       std::uint32_t* out) {
       const std::size_t n = piece.size();
       if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) return bpe_.merge_raw(piece, out);
-      const bool is_short = n <= runtime::PieceCache::kShortMaxBytes;
       std::size_t count = 0;
-      if (is_short) {
-        if (const std::uint32_t* hit = cache_->find_short(hashes_[i], keys_[i], count)) {
-          std::memcpy(out, hit, runtime::PieceCache::kShortMaxIds * sizeof(std::uint32_t));
-          return count;
-        }
-      }
       if (const std::uint32_t* hit = cache_->find_long(piece, count)) {
         std::memcpy(out, hit, count * sizeof(std::uint32_t));
         return count;
       }
       count = bpe_.merge_raw(piece, out);
-      if (!is_short || !cache_->store_short(hashes_[i], keys_[i], out, count)) {
+      if (n > runtime::PieceCache::kShortMaxBytes || !cache_->store_short(hash, key, out, count)) {
         cache_->store_long(piece, out, count);
       }
       return count;
@@ -174,8 +187,6 @@ class ByteLevelBpePath {
     const char* readable_end_;
     std::size_t count_ = 0;  // queued pieces
     std::string_view batch_[kBatch];
-    runtime::ShortKey keys_[kBatch];
-    std::uint64_t hashes_[kBatch];
     std::size_t out_n_ = 0;
     std::uint32_t out_[kOut];
   };
@@ -239,8 +250,8 @@ class ByteLevelBpePath {
   static void for_each_isolated(const detail::Regex& regex, std::string_view text, Fn&& fn) {
     std::size_t prev = 0;
     regex.for_each_match(text, [&](std::size_t s, std::size_t e) SNAPTOK_ALWAYS_INLINE_LAMBDA {
-      if (prev != s) fn(text.substr(prev, s - prev));
-      fn(text.substr(s, e - s));
+      if (prev != s) fn(std::string_view(text.data() + prev, s - prev));
+      fn(std::string_view(text.data() + s, e - s));
       prev = e;
     });
     if (prev < text.size()) fn(text.substr(prev));

@@ -109,13 +109,21 @@ struct ShortKey {
     k.hi |= std::uint64_t(n) << 56;
     return k;
   }
-  std::uint64_t hash() const noexcept { return detail::hash_u64(lo * 0x9E3779B97F4A7C15ull ^ hi); }
+  /// A hash whose low bits (the table index) mix every byte: one multiply
+  /// of both halves, its high bits folded down.
+  std::uint64_t hash() const noexcept {
+    const std::uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
+  }
 };
 
 class PieceCache {
  public:
   static constexpr std::size_t kShortMaxBytes = 15;
   static constexpr std::size_t kShortMaxIds = 3;
+  /// A short hit's ids may be read as this many words (the ids, then their
+  /// count): one 16-byte copy, whatever the count.
+  static constexpr std::size_t kShortCopyWords = kShortMaxIds + 1;
   static constexpr std::size_t kLongMaxBytes = 128;
   /// The smallest claim worth a cache.
   static constexpr std::size_t kMinBytes = std::size_t{64} << 10;
@@ -234,8 +242,8 @@ class PieceCache {
   struct ShortEntry {
     std::uint64_t key_lo;
     std::uint64_t key_hi;  // 0: empty (a real key has its length here)
-    std::uint32_t n;
     std::uint32_t ids[kShortMaxIds];
+    std::uint32_t n;  // right after the ids: a hit copies all 16 bytes at once
   };
   static constexpr std::size_t kWays = 4;
   struct alignas(128) ShortSet {

@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "snaptok/scanners/block_masks.hpp"
@@ -108,48 +109,207 @@ void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
   }
 }
 
-/// Calls fn(start, end) for each successive match of kDeepSeekPattern.
-template <class Fn>
-void scan_deepseek(std::string_view s, Fn&& fn) {
-  using split_detail::kAsciiL;
-  split_detail::Text x(s, char_flags());
+namespace split_detail {
+
+// Calls fn(start, end) for each successive match of a pattern whose matches
+// leave gaps (text in no match), block by block: for a 64-byte all-ASCII
+// block, block_cuts(base, masks, cuts, gaps) sets the cuts in it (bit j: a
+// match or a gap byte starts at base + j) and the gap bytes, and returns
+// true; or returns false, and then match_end(i) (the end of the match at i,
+// or kNoMatch where none starts at i, to skip one code point as the regex
+// search does) walks from the match or gap in progress past the block.
+template <class BlockCuts, class MatchEnd, class Fn>
+void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
+  std::size_t cur = 0;  // start of the match or gap in progress
+  bool in_gap = false;  // whether cur starts a gap
+  std::size_t base = 0;
+  while (base < n) {
+    simd::ByteClassMasks m;
+    simd::classify_block(s.data() + base, n - base, m);
+    std::uint64_t cuts, gaps;
+    if (m.nonascii == 0 && block_cuts(base, m, cuts, gaps)) {
+      if (cur >= base) {
+        in_gap = ((gaps >> (cur - base)) & 1) != 0;
+        cuts &= ~((std::uint64_t{2} << (cur - base)) - 1);
+      }
+      for (; cuts != 0; cuts &= cuts - 1) {
+        const auto j = static_cast<std::size_t>(std::countr_zero(cuts));
+        if (!in_gap) fn(cur, base + j);
+        cur = base + j;
+        in_gap = ((gaps >> j) & 1) != 0;
+      }
+      base += simd::kBlockBytes;
+      continue;
+    }
+    const std::size_t stop = base + simd::kBlockBytes;
+    while (cur < stop && cur < n) {
+      const std::size_t e = match_end(cur);
+      if (e == kNoMatch) {
+        cur += detail::utf8_len(static_cast<unsigned char>(s[cur]));
+        continue;
+      }
+      fn(cur, e);
+      cur = e;
+    }
+    if (cur >= n) return;
+    base = cur & ~(simd::kBlockBytes - 1);
+  }
+  if (cur < n && !in_gap) fn(cur, n);
+}
+
+// Returns the mask of the bytes below 0x20 or equal to 0x7F (the control
+// characters) among the len <= 64 ASCII bytes at p.
+inline std::uint64_t ascii_control_bytes(const char* p, std::size_t len) noexcept {
+  using namespace simd::detail;
+  char padded[simd::kBlockBytes];
+  if (len < simd::kBlockBytes) {
+    std::memset(padded, ' ', sizeof padded);
+    std::memcpy(padded, p, len);
+    p = padded;
+  }
+  std::uint64_t mask = 0;
+  for (unsigned i = 0; i < simd::kBlockBytes; i += 8) {
+    // (c + 1) & 0x7F is below 0x21 exactly for the control characters; no
+    // byte carries into the next one, as c < 0x80.
+    const std::uint64_t control = ~(((load_le64(p + i) + kOnes) & kLow7) + kOnes * 0x5F) & kHigh;
+    mask |= swar_movemask(control) << i;
+  }
+  return mask;
+}
+
+// Returns the mask of the first bytes after the last CR/LF of each run of
+// `space` with CR/LF (`newline`) in it, where that run goes on past them.
+inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newline) noexcept {
+  std::uint64_t cuts = 0;
+  for (std::uint64_t nl = newline & space; nl != 0;) {
+    const auto j = static_cast<unsigned>(std::countr_zero(nl));
+    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
+    const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
+    const auto last = static_cast<unsigned>(63 - std::countl_zero(nl & below_end));
+    if (last + 1 < run_end) cuts |= std::uint64_t{1} << (last + 1);
+    nl &= ~below_end;
+  }
+  return cuts;
+}
+
+}  // namespace split_detail
+
+// Returns the end of the match of kDeepSeekPattern at i < size(), or
+// kNoMatch where none starts there: the alternatives in order, one code
+// point class at a time (the walker for what deepseek_block_cuts leaves).
+inline std::size_t deepseek_match_end(split_detail::Text& x, std::size_t i) noexcept {
+  using split_detail::kAsciiL;
+  using split_detail::kNoMatch;
   auto word = [](std::uint8_t g) { return (g & (kFlagL | kFlagM)) != 0; };
   auto punct = [](std::uint8_t g) { return (g & kFlagPS) != 0; };
   auto ascii_letter = [](unsigned char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; };
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = x.b[i];
-    if (c == ' ' && i + 1 < n && ascii_letter(x.b[i + 1])) {
-      // Fast path: ' ' and an ASCII word.
-      const std::size_t e = x.run_end<kAsciiL>(i + 2, word);
-      fn(i, e);
-      i = e;
-      continue;
-    }
-    std::size_t len;
-    const std::uint8_t f = x.flags(i, len);
-    std::size_t e = split_detail::kNoMatch;
-    std::size_t len2 = 0;
-    if (c < 0x80 && (f & kFlagPS) && i + 1 < n && ascii_letter(x.b[i + 1])) {
-      // [!"#...~][A-Za-z]+ (the ASCII \p{P} and \p{S} are exactly that set).
-      e = x.masks.run_end<kBytesLetter>(i + 2);
-    } else if (word(f)) {
-      e = x.run_end<kAsciiL>(i + len, word);
-    } else if (!(f & (kFlagL | kFlagPS)) && c != '\r' && c != '\n' && i + len < n &&
-               word(x.flags(i + len, len2))) {
-      e = x.run_end(i + len + len2, word);
-    } else if (punct(f) || (c == ' ' && i + 1 < n && punct(x.flags(i + 1, len2)))) {
-      e = x.tail_end(x.run_end(c == ' ' ? i + 1 : i + len, punct), false);
-    } else if (f & kFlagSpace) {
-      e = x.space_end(i, false);
-    } else {
-      i += len;
-      continue;
-    }
-    fn(i, e);
-    i = e;
+  const std::size_t n = x.n;
+  const unsigned char c = x.b[i];
+  if (c == ' ' && i + 1 < n && ascii_letter(x.b[i + 1])) {
+    // Fast path: ' ' and an ASCII word.
+    return x.run_end<kAsciiL>(i + 2, word);
   }
+  std::size_t len;
+  const std::uint8_t f = x.flags(i, len);
+  std::size_t len2 = 0;
+  if (c < 0x80 && (f & kFlagPS) && i + 1 < n && ascii_letter(x.b[i + 1])) {
+    // [!"#...~][A-Za-z]+ (the ASCII \p{P} and \p{S} are exactly that set).
+    return x.masks.run_end<kBytesLetter>(i + 2);
+  }
+  if (word(f)) return x.run_end<kAsciiL>(i + len, word);
+  if (!(f & (kFlagL | kFlagPS)) && c != '\r' && c != '\n' && i + len < n && word(x.flags(i + len, len2))) {
+    return x.run_end<kAsciiL>(i + len + len2, word);
+  }
+  if (punct(f) || (c == ' ' && i + 1 < n && punct(x.flags(i + 1, len2)))) {
+    return x.tail_end(x.run_end(c == ' ' ? i + 1 : i + len, punct), false);
+  }
+  if (f & kFlagSpace) return x.space_end(i, false);
+  return kNoMatch;
+}
+
+// Sets `cuts` to the starts of matches and gap bytes in the all-ASCII block
+// at `base`, and `gaps` to its bytes in no match, by algebra over its class
+// masks `m`. In ASCII, \p{P}\p{S} is the first alternative's punctuation,
+// and digits and the control characters that are not \s are in none of the
+// classes the pattern asks about but its optional prefix [^\r\n\p{L}\p{P}\p{S}]:
+//  - a cut where the class (letter, punctuation, space) changes, and at
+//    every digit and control byte;
+//  - CR/LF right after punctuation end the punctuation's match;
+//  - in a run of spaces, a match ends after its last CR/LF, and the last
+//    space before a non-space is a match of its own when spaces that do not
+//    end a line come before it; that last space (not CR/LF) prefixes a word
+//    after it, and a ' ' prefixes punctuation after it;
+//  - a digit or control byte prefixes a word after it, and is a gap byte
+//    elsewhere;
+//  - one punctuation char at a match start (not after a ' ') prefixes a word
+//    after it.
+// Returns false where the masks lack context: non-ASCII after the block,
+// runs of spaces across its edges, CR/LF at its start after punctuation.
+inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, const simd::ByteClassMasks& m,
+                                std::uint64_t& cuts, std::uint64_t& gaps) noexcept {
+  namespace cls = simd::detail;
+  const split_detail::AsciiBlock k(x, base, m);
+  // After a block with non-ASCII bytes, the walker has gone to or past this
+  // block's start, which is then a cut or inside a match: a non-ASCII byte
+  // before the block is none of the classes.
+  const bool before_punct = base > 0 && x.b[base - 1] < 0x80 && (x.blocks[x.b[base - 1]] & kFlagPS);
+  const bool after_punct = k.len == 64 && base + 64 < x.n && (x.blocks[x.b[base + 64]] & kFlagPS);
+  if (k.after & cls::kClassNonascii) return false;
+  if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
+  if (before_punct && (m.newline & 1)) return false;
+  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
+
+  const std::uint64_t control = split_detail::ascii_control_bytes(reinterpret_cast<const char*>(x.b) + base, k.len) & ~m.space;
+  const std::uint64_t unclassed = m.digit | control;
+  const std::uint64_t punct = (m.apostrophe | m.other) & ~control;
+  const std::uint64_t prev_punct = (punct << 1) | std::uint64_t{before_punct};
+  const std::uint64_t next_punct = (punct >> 1) | (std::uint64_t{after_punct} << 63);
+  // CR/LF runs right after punctuation belong to its match.
+  const std::uint64_t absorbed = m.newline & ~(m.newline + (m.newline & (punct << 1)));
+  const std::uint64_t space = m.space & ~absorbed;
+  const std::uint64_t same = (m.letter & k.shifted_in(m.letter, cls::kClassLetter)) | (punct & prev_punct) |
+                             (space & (space << 1));
+  cuts = (~same & ~absorbed & k.valid) | split_detail::after_last_newline(space, m.newline);
+  const std::uint64_t next_space = k.shifted_out(m.space, cls::kClassSpace, true);
+  const std::uint64_t next_letter = k.shifted_out(m.letter, cls::kClassLetter, false);
+  const std::uint64_t last_space = space & ~next_space & ~m.newline;
+  cuts |= last_space & ((space & ~m.newline) << 1);
+  // The last space, a digit or a control byte prefixes a word; a ' '
+  // prefixes punctuation; one punctuation char at a match start (not after a
+  // ' ') prefixes a word.
+  const std::uint64_t prefix = ((last_space | unclassed) & next_letter) | (last_space & m.blank & next_punct) |
+                               (punct & ~prev_punct & next_letter & ~k.shifted_in(m.blank, cls::kClassBlank));
+  bool prefix_before = false;
+  if (base > 0 && (m.letter & 1) != 0) {
+    const unsigned char before = x.b[base - 1];
+    if (before_punct) {
+      prefix_before = base == 1 || (x.b[base - 2] != ' ' && !(x.blocks[x.b[base - 2]] & kFlagPS));
+    } else {
+      prefix_before = !(x.blocks[before] & kFlagL) && before != '\r' && before != '\n';
+    }
+  } else if (base > 0 && x.b[base - 1] == ' ' && (punct & 1) != 0) {
+    prefix_before = true;
+  }
+  cuts &= ~((prefix << 1) | std::uint64_t{prefix_before});
+  gaps = unclassed & ~next_letter & k.valid;
+  return true;
+}
+
+/// Calls fn(start, end) for each successive match of kDeepSeekPattern, e.g.
+///   scan_deepseek(text, [](std::size_t s, std::size_t e) {...});
+/// All-ASCII 64-byte blocks are cut by mask algebra (deepseek_block_cuts);
+/// blocks with non-ASCII bytes, and runs of spaces across a block's edge, by
+/// the walker (deepseek_match_end), code point by code point.
+template <class Fn>
+void scan_deepseek(std::string_view s, Fn&& fn) {
+  split_detail::Text x(s, char_flags());
+  split_detail::scan_blocks_with_gaps(
+      s,
+      [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& cuts, std::uint64_t& gaps) {
+        return deepseek_block_cuts(x, base, m, cuts, gaps);
+      },
+      [&](std::size_t i) { return deepseek_match_end(x, i); }, fn);
 }
 
 }  // namespace snaptok::scanners
