@@ -92,7 +92,7 @@ class ByteLevelBpePath {
     // Queues `piece` (a full batch is encoded first).
     SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
       if (count_ == kBatch) flush();
-      batch_[count_] = piece;
+      batch_[count_] = {piece.data(), piece.size()};
       count_ += !piece.empty();
     }
 
@@ -104,7 +104,7 @@ class ByteLevelBpePath {
       std::size_t bytes = 0;
       if (cache_) {
         for (std::size_t i = 0; i < count_; ++i) {
-          const std::string_view p = batch_[i];
+          const std::string_view p = batch_[i].view();
           bytes += p.size();
           if (p.size() <= runtime::PieceCache::kShortMaxBytes) {
             keys[i] = runtime::ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
@@ -113,7 +113,7 @@ class ByteLevelBpePath {
           }
         }
       } else {
-        for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size();
+        for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size;
       }
       // A piece has at most one id per byte; a short hit copies a whole
       // entry (kShortCopyWords words) whatever its count.
@@ -123,23 +123,23 @@ class ByteLevelBpePath {
         const std::size_t at = ids_.size();
         ids_.resize(at + room);
         std::uint32_t* out = ids_.data() + at;
-        for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i], keys[i], hashes[i], out);
+        for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i].view(), keys[i], hashes[i], out);
         ids_.resize(static_cast<std::size_t>(out - ids_.data()));
       } else if (cache_) {
         for (std::size_t i = 0; i < count_; ++i) {
           std::size_t n = 0;
-          const std::uint32_t* hit = batch_[i].size() <= runtime::PieceCache::kShortMaxBytes
+          const std::uint32_t* hit = batch_[i].size <= runtime::PieceCache::kShortMaxBytes
                                          ? cache_->find_short(hashes[i], keys[i], n)
                                          : nullptr;
           if (hit) {  // the common case, inline
             std::memcpy(out_ + out_n_, hit, runtime::PieceCache::kShortCopyWords * sizeof(std::uint32_t));
             out_n_ += n;
           } else {
-            out_n_ += encode(batch_[i], keys[i], hashes[i], out_ + out_n_);
+            out_n_ += encode(batch_[i].view(), keys[i], hashes[i], out_ + out_n_);
           }
         }
       } else {
-        for (std::size_t i = 0; i < count_; ++i) out_n_ += bpe_.merge_raw(batch_[i], out_ + out_n_);
+        for (std::size_t i = 0; i < count_; ++i) out_n_ += bpe_.merge_raw(batch_[i].view(), out_ + out_n_);
       }
       count_ = 0;
     }
@@ -186,7 +186,13 @@ class ByteLevelBpePath {
     runtime::PieceCache* cache_;
     const char* readable_end_;
     std::size_t count_ = 0;  // queued pieces
-    std::string_view batch_[kBatch];
+    // A queued piece (trivial, so a new Pieces initialises no batch).
+    struct Queued {
+      const char* data;
+      std::size_t size;
+      std::string_view view() const noexcept { return {data, size}; }
+    };
+    Queued batch_[kBatch];
     std::size_t out_n_ = 0;
     std::uint32_t out_[kOut];
   };

@@ -149,9 +149,9 @@ class PieceCache {
   /// (a batch of lookups overlaps its memory misses).
   void prefetch_short(std::uint64_t h) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-    const ShortSet* s = &short_sets_[h & short_mask_];
-    __builtin_prefetch(s);
-    __builtin_prefetch(&s->ways[2]);
+    // The first line only: it holds the two most recently used ways, where
+    // a hit nearly always is.
+    __builtin_prefetch(&short_sets_[h & short_mask_]);
 #endif
   }
 

@@ -161,7 +161,7 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
 // Returns the mask of the bytes below 0x20 or equal to 0x7F (the control
 // characters) among the len <= 64 ASCII bytes at p.
 inline std::uint64_t ascii_control_bytes(const char* p, std::size_t len) noexcept {
-  using namespace simd::detail;
+  namespace swar = simd::detail;
   char padded[simd::kBlockBytes];
   if (len < simd::kBlockBytes) {
     std::memset(padded, ' ', sizeof padded);
@@ -172,25 +172,11 @@ inline std::uint64_t ascii_control_bytes(const char* p, std::size_t len) noexcep
   for (unsigned i = 0; i < simd::kBlockBytes; i += 8) {
     // (c + 1) & 0x7F is below 0x21 exactly for the control characters; no
     // byte carries into the next one, as c < 0x80.
-    const std::uint64_t control = ~(((load_le64(p + i) + kOnes) & kLow7) + kOnes * 0x5F) & kHigh;
-    mask |= swar_movemask(control) << i;
+    const std::uint64_t x = swar::load_le64(p + i);
+    const std::uint64_t control = ~(((x + swar::kOnes) & swar::kLow7) + swar::kOnes * 0x5F) & swar::kHigh;
+    mask |= swar::swar_movemask(control) << i;
   }
   return mask;
-}
-
-// Returns the mask of the first bytes after the last CR/LF of each run of
-// `space` with CR/LF (`newline`) in it, where that run goes on past them.
-inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newline) noexcept {
-  std::uint64_t cuts = 0;
-  for (std::uint64_t nl = newline & space; nl != 0;) {
-    const auto j = static_cast<unsigned>(std::countr_zero(nl));
-    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
-    const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
-    const auto last = static_cast<unsigned>(63 - std::countl_zero(nl & below_end));
-    if (last + 1 < run_end) cuts |= std::uint64_t{1} << (last + 1);
-    nl &= ~below_end;
-  }
-  return cuts;
 }
 
 }  // namespace split_detail
@@ -250,9 +236,9 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
                                 std::uint64_t& cuts, std::uint64_t& gaps) noexcept {
   namespace cls = simd::detail;
   const split_detail::AsciiBlock k(x, base, m);
-  // After a block with non-ASCII bytes, the walker has gone to or past this
-  // block's start, which is then a cut or inside a match: a non-ASCII byte
-  // before the block is none of the classes.
+  // A non-ASCII byte before the block counts as none of the classes: the
+  // walker took the block before, up to or past this block's start, which is
+  // then a cut or inside the walker's last match.
   const bool before_punct = base > 0 && x.b[base - 1] < 0x80 && (x.blocks[x.b[base - 1]] & kFlagPS);
   const bool after_punct = k.len == 64 && base + 64 < x.n && (x.blocks[x.b[base + 64]] & kFlagPS);
   if (k.after & cls::kClassNonascii) return false;
@@ -260,7 +246,8 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
   if (before_punct && (m.newline & 1)) return false;
   if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
 
-  const std::uint64_t control = split_detail::ascii_control_bytes(reinterpret_cast<const char*>(x.b) + base, k.len) & ~m.space;
+  const auto* p = reinterpret_cast<const char*>(x.b) + base;
+  const std::uint64_t control = split_detail::ascii_control_bytes(p, k.len) & ~m.space;
   const std::uint64_t unclassed = m.digit | control;
   const std::uint64_t punct = (m.apostrophe | m.other) & ~control;
   const std::uint64_t prev_punct = (punct << 1) | std::uint64_t{before_punct};

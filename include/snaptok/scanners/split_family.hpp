@@ -322,6 +322,21 @@ struct AsciiBlock {
   }
 };
 
+// Returns the mask of the first bytes after the last CR/LF of each run of
+// `space` with CR/LF (`newline`) in it, where that run goes on past them.
+inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newline) noexcept {
+  std::uint64_t cuts = 0;
+  for (std::uint64_t nl = newline & space; nl != 0;) {
+    const auto j = static_cast<unsigned>(std::countr_zero(nl));
+    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
+    const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
+    const auto last = static_cast<unsigned>(63 - std::countl_zero(nl & below_end));
+    if (last + 1 < run_end) cuts |= std::uint64_t{1} << (last + 1);
+    nl &= ~below_end;
+  }
+  return cuts;
+}
+
 // Sets `starts` to the match starts in an all-ASCII block of the family
 // pattern `R`, by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
@@ -362,15 +377,7 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
                              (m.digit & k.shifted_in(m.digit, cls::kClassDigit)) |
                              (punct & k.shifted_in(punct, kPunct)) | (space & (space << 1));
   starts = ~same & ~absorbed & k.valid;
-  // After the last CR/LF of each run of spaces.
-  for (std::uint64_t nl = m.newline & space; nl != 0;) {
-    const auto j = static_cast<unsigned>(std::countr_zero(nl));
-    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
-    const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
-    const auto last = static_cast<unsigned>(63 - std::countl_zero(nl & below_end));
-    if (last + 1 < run_end) starts |= std::uint64_t{1} << (last + 1);
-    nl &= ~below_end;
-  }
+  starts |= after_last_newline(space, m.newline);
   const std::uint64_t next_space = k.shifted_out(m.space, cls::kClassSpace, true);
   const std::uint64_t next_letter = k.shifted_out(m.letter, cls::kClassLetter, false);
   const std::uint64_t next_punct = k.shifted_out(punct, kPunct, false);
