@@ -5,13 +5,18 @@ snaptok runs Split/Replace regexes on the system Oniguruma, whose Unicode data
 may be older than the Oniguruma that the pinned `tokenizers` release bundles
 (Debian 12's 6.9.8 knows Unicode 14; tokenizers 0.23.3 matches Unicode 16
 letters). Before compiling a pattern, snaptok replaces each Unicode-dependent
-class (\\p{..}, \\P{..}, \\w, \\d and their negations) by explicit code point
-ranges taken from this file, so matching follows the pinned release.
+class (\\p{..}, \\P{..}, \\w, \\d, POSIX brackets and their negations) by explicit
+code point ranges taken from this file, so matching follows the pinned release.
 
 Every range here is read off `tokenizers` itself: for each class, a Split
 pre-tokenizer with pattern `\\p{X}` (behavior "removed") is run over every
 code point U+0000..U+10FFFF (surrogates excluded); what it removes is the
-class. Run with the pinned release installed:
+class. Each class is probed twice, alone and inside a bracket (`[\\p{X}]`):
+Oniguruma answers \\w (and \\p{Word}) from its Latin-1 ctype table for
+U+0000..U+00FF outside a bracket, so `\\w` matches ² ³ ¹ ¼ ½ ¾ but `[\\w]`
+does not. A class whose two sets differ gets one entry per context. POSIX
+brackets (`[[:alnum:]]`, valid only inside a bracket) are probed the same way.
+Run with the pinned release installed:
 
     python tools/gen_regex_classes.py > include/snaptok/unicode/regex_classes.hpp
 """
@@ -73,10 +78,23 @@ CLASSES = [
     (r"\p{Upper}", ["Upper", "Uppercase"]),
     (r"\p{Lower}", ["Lower", "Lowercase"]),
     (r"\p{Emoji}", ["Emoji"]),
+    (r"\p{Emoji_Presentation}", ["Emoji_Presentation", "EPres"]),
+    (r"\p{Math}", ["Math"]),
+    (r"\p{Ideographic}", ["Ideographic", "Ideo"]),
+    (r"\p{Common}", ["Common", "Zyyy"]),
+    (r"\p{C}", ["C", "Other"]),
+    (r"\p{Cn}", ["Cn", "Unassigned"]),
+    (r"\p{Assigned}", ["Assigned"]),
+    (r"\p{Print}", ["Print"]),
+    (r"\p{Graph}", ["Graph"]),
     (r"\w", ["\\w", "Word"]),
     (r"\d", ["\\d"]),
     (r"\s", ["\\s", "Space", "White_Space"]),
 ]
+
+# POSIX bracket names, exactly as Oniguruma spells them (lowercase only).
+POSIX_BRACKETS = ["alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph",
+                  "lower", "print", "punct", "space", "upper", "word", "xdigit"]
 
 
 def code_points():
@@ -107,6 +125,14 @@ def key(name):
     return name.lower().replace("_", "").replace(" ", "").replace("-", "")
 
 
+def write_ranges(out, comment, ident, rs):
+    out.write(f"// {comment}: {len(rs)} ranges\n")
+    out.write(f"inline constexpr Range {ident}[] = {{\n")
+    for j in range(0, len(rs), 6):
+        out.write("    " + ", ".join(f"{{0x{a:X}, 0x{b:X}}}" for a, b in rs[j:j + 6]) + ",\n")
+    out.write("};\n")
+
+
 def main():
     cps = code_points()
     text = "".join(map(chr, cps))
@@ -117,23 +143,40 @@ def main():
     out.write("#pragma once\n\n#include <cstddef>\n#include <string_view>\n\n")
     out.write("namespace snaptok::unicode::regex_classes {\n\n")
     out.write("struct Range {\n  char32_t first;\n  char32_t last;\n};\n\n")
-    table = []
-    for i, (pattern, names) in enumerate(CLASSES):
-        rs = ranges(members(pattern, cps, text))
-        ident = f"kClass{i}"
-        out.write(f"// {pattern}: {len(rs)} ranges\n")
-        out.write(f"inline constexpr Range {ident}[] = {{\n")
-        for j in range(0, len(rs), 6):
-            out.write("    " + ", ".join(f"{{0x{a:X}, 0x{b:X}}}" for a, b in rs[j:j + 6]) + ",\n")
-        out.write("};\n")
-        for name in names:
-            table.append((key(name), ident, len(rs)))
-    out.write("\nstruct Class {\n  std::string_view key;  // lowercase, no '_', ' ' or '-'\n")
-    out.write("  const Range* ranges;\n  std::size_t size;\n};\n\n")
+    table = []  # (key, ident, size, where)
+    count = 0
+
+    def emit(comment, members_of):
+        nonlocal count
+        rs = ranges(members_of)
+        ident = f"kClass{count}"
+        count += 1
+        write_ranges(out, comment, ident, rs)
+        return ident, len(rs)
+
+    for pattern, names in CLASSES:
+        alone = members(pattern, cps, text)
+        bracketed = members(f"[{pattern}]", cps, text)
+        if alone == bracketed:
+            variants = [(pattern, alone, "kAnywhere")]
+        else:
+            variants = [(pattern, alone, "kOutsideBracket"), (f"[{pattern}]", bracketed, "kInsideBracket")]
+        for comment, cls, where in variants:
+            ident, n = emit(comment, cls)
+            for name in names:
+                table.append((key(name), ident, n, where))
+    for name in POSIX_BRACKETS:
+        ident, n = emit(f"[[:{name}:]]", members(f"[[:{name}:]]", cps, text))
+        table.append((name, ident, n, "kPosixBracket"))
+    out.write("\n// Where a class spelling applies: anywhere, only outside or only inside a\n")
+    out.write("// bracket expression, or as a POSIX bracket ([:name:], inside a bracket).\n")
+    out.write("enum class Where { kAnywhere, kOutsideBracket, kInsideBracket, kPosixBracket };\n\n")
+    out.write("struct Class {\n  std::string_view key;  // lowercase, no '_', ' ' or '-'\n")
+    out.write("  const Range* ranges;\n  std::size_t size;\n  Where where;\n};\n\n")
     out.write("inline constexpr Class kClasses[] = {\n")
-    for k, ident, n in table:
+    for k, ident, n, where in table:
         escaped = k.replace("\\", "\\\\")
-        out.write(f'    {{"{escaped}", {ident}, {n}}},\n')
+        out.write(f'    {{"{escaped}", {ident}, {n}, Where::{where}}},\n')
     out.write("};\n\n}  // namespace snaptok::unicode::regex_classes\n")
 
 

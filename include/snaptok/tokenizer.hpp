@@ -491,7 +491,9 @@ class Tokenizer {
       const std::size_t start = char_of[o.start];
       if (o.end < original.size()) return {start, char_of[o.end]};
       if (o.end == original.size()) return {start, char_of[o.end - 1] + 1};
-      return o;
+      // Ends past the text (byte-fallback tokens of a prefixed word count
+      // the prefix): HF finds no char for the end, and gives start + 2.
+      return {start, start + 2};
     };
     const auto& splits = pts.splits();
     for (std::size_t idx = 0; idx < splits.size(); ++idx) {

@@ -262,6 +262,27 @@ TEST_CASE("normalizers: text as tokenizers gives it") {
   CHECK(run(R"({"type":"Foo","prepend":"x"})", "a").get() == "xa");
 }
 
+TEST_CASE("normalizers: Replace with classes that mean another set inside a bracket") {
+  auto replace = [](const char* pattern, const char* text) {
+    return run(std::string(R"({"type":"Replace","pattern":{"Regex":")") + pattern +
+                   R"("},"content":""})",
+               text)
+        .get();
+  };
+  // \w matches ½ and ² alone, not inside a bracket; Ⅷ (Nl) is a word char in both.
+  CHECK(replace(R"(\\w)", "\u00bd x\u00b2 \u2167") == "  ");
+  CHECK(replace(R"([\\w])", "\u00bd x\u00b2 \u2167") == "\u00bd \u00b2 ");
+  CHECK(replace(R"([^\\w\\s])", "\u00bd x\u00b2 \u2167") == " x \u2167");
+  CHECK(replace(R"(\\W)", "\u00bd x\u00b2 \u2167") == "\u00bdx\u00b2\u2167");
+  CHECK(replace(R"([\\W])", "\u00bd x\u00b2 \u2167") == "x\u2167");
+  CHECK(replace(R"([[:word:]])", "\u00bd x_") == "\u00bd ");
+  CHECK(replace(R"([[:^word:][:digit:]])", "\u00bd x1") == "x");
+  // Under (?i) a bracket folds case, a lone \p{..} does not.
+  CHECK(replace(R"((?i)\\p{Lu})", "aA\u00e9\u00c9") == "a\u00e9");
+  CHECK(replace(R"((?i)[\\p{Lu}])", "aA\u00e9\u00c9") == "");
+  CHECK(replace(R"((?i:x)\\p{Lu})", "xaxA") == "xa");
+}
+
 TEST_CASE("normalizers: configuration errors name the JSON path") {
   CHECK(load_error(R"({"type":"Strip","strip_left":true})") ==
         "normalizer: missing field \"strip_right\"");

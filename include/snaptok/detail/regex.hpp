@@ -5,8 +5,9 @@
 //
 // The system Oniguruma may carry older Unicode data than the one bundled in
 // the pinned `tokenizers`; pin_unicode_classes() therefore rewrites every
-// Unicode-dependent class of a pattern (\p{..}, \P{..}, \w, \W, \d, \D) into
-// explicit ranges generated from that release (unicode/regex_classes.hpp).
+// Unicode-dependent class of a pattern (\p{..}, \P{..}, \w, \W, \d, \D,
+// POSIX brackets) into explicit ranges generated from that release, as it
+// means alone or inside a bracket (unicode/pinned_classes.hpp).
 #pragma once
 
 #include <oniguruma.h>
