@@ -10,6 +10,15 @@ import snaptok
 from tokenizers import Tokenizer
 
 SYNTHETIC = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "tokenizers" / "synthetic"
+# A model that shows the normalized text char by char: each char's UTF-8
+# bytes as byte-fallback tokens (behind CHAR_SPLIT, one char per piece).
+BYTE_VOCAB = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}}
+BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
+              "continuing_subword_prefix": None, "end_of_word_suffix": None,
+              "fuse_unk": False, "byte_fallback": True, "ignore_merges": False,
+              "vocab": BYTE_VOCAB, "merges": []}
+CHAR_SPLIT = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated",
+              "invert": False}
 UNK_WORD_LEVEL = {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}
 
 FIELDS = (

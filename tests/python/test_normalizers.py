@@ -23,18 +23,13 @@ import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
+
+from parity_helpers import BYTE_VOCAB, BYTE_MODEL, CHAR_SPLIT  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 
-BYTE_VOCAB = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}}
-BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
-              "continuing_subword_prefix": None, "end_of_word_suffix": None,
-              "fuse_unk": False, "byte_fallback": True, "ignore_merges": False,
-              "vocab": BYTE_VOCAB, "merges": []}
-CHAR_SPLIT = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated",
-              "invert": False}
 PRE_TOKENIZERS = {"chars": CHAR_SPLIT, "words": {"type": "WhitespaceSplit"}}
 
 

@@ -26,7 +26,7 @@ import pytest
 tokenizers = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
-from parity_helpers import pipeline_json  # noqa: E402
+from parity_helpers import BYTE_VOCAB, BYTE_MODEL, CHAR_SPLIT, pipeline_json  # noqa: E402
 
 CODE_POINTS = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
 ALL_CODE_POINTS = "".join(map(chr, CODE_POINTS))
@@ -141,13 +141,6 @@ def test_bracket_class_membership_of_every_code_point(pattern):
 
 
 # The normalized text, one char per piece, as byte-fallback tokens.
-BYTE_VOCAB = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}}
-BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
-              "continuing_subword_prefix": None, "end_of_word_suffix": None,
-              "fuse_unk": False, "byte_fallback": True, "ignore_merges": False,
-              "vocab": BYTE_VOCAB, "merges": []}
-CHAR_SPLIT = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated",
-              "invert": False}
 
 
 @pytest.mark.parametrize("pattern", [r"[^\w\s]", r"[\w\-]"])

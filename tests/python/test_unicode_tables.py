@@ -30,21 +30,15 @@ import pytest
 tokenizers = pytest.importorskip("tokenizers")
 snaptok = pytest.importorskip("snaptok")
 
+from parity_helpers import BYTE_MODEL, CHAR_SPLIT  # noqa: E402
 from parity_helpers import pipeline_json as tokenizer_json  # noqa: E402
 
 PLANES = [
     [c for c in range(lo, lo + 0x10000) if not 0xD800 <= c <= 0xDFFF]
     for lo in range(0, 0x110000, 0x10000)
 ]
-CHAR_SPLIT = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated",
-              "invert": False}
 
 
-BYTE_VOCAB = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}}
-BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
-              "continuing_subword_prefix": None, "end_of_word_suffix": None,
-              "fuse_unk": False, "byte_fallback": True, "ignore_merges": False,
-              "vocab": BYTE_VOCAB, "merges": []}
 # Planes with assigned characters (the others are unassigned or private use).
 ASSIGNED_PLANES = (0, 1, 2, 3, 14)
 
