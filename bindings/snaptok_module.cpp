@@ -14,6 +14,7 @@
 #include <snaptok/tokenizer.hpp>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -41,6 +42,64 @@ std::string_view text_of(nb::handle h, const char* what) {
                         nb::type_name(h.type()).c_str())
                            .c_str());
 }
+
+// A view of the bytes of a str, bytes, or any object with the buffer
+// protocol (bytearray, memoryview, mmap, a NumPy uint8 array), held for the
+// view's lifetime so the GIL can be released while it is read.
+class BytesView {
+ public:
+  BytesView(nb::handle h, const char* what) {
+    if (PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())) {
+      view_ = text_of(h, what);
+      return;
+    }
+    if (PyObject_CheckBuffer(h.ptr()) && PyObject_GetBuffer(h.ptr(), &buffer_, PyBUF_SIMPLE) == 0) {
+      held_ = true;
+      view_ = {static_cast<const char*>(buffer_.buf), static_cast<std::size_t>(buffer_.len)};
+      return;
+    }
+    PyErr_Clear();
+    throw nb::type_error((std::string(what) + ": expected str, bytes or a bytes-like object, got " +
+                          nb::type_name(h.type()).c_str())
+                             .c_str());
+  }
+  BytesView(const BytesView&) = delete;
+  BytesView& operator=(const BytesView&) = delete;
+  ~BytesView() {
+    if (held_) PyBuffer_Release(&buffer_);
+  }
+  std::string_view get() const noexcept { return view_; }
+
+ private:
+  Py_buffer buffer_{};
+  bool held_ = false;
+  std::string_view view_;
+};
+
+// DocumentEncoder for Python: one call at a time (a second thread gets an
+// error rather than a data race), the GIL released while it encodes.
+class PyDocumentEncoder {
+ public:
+  PyDocumentEncoder(const snaptok::Tokenizer& tok, bool add_special_tokens, unsigned num_threads)
+      : encoder_(tok, add_special_tokens, num_threads) {}
+
+  template <class Call>
+  std::vector<std::uint32_t> run(const char* name, Call&& call) {
+    std::unique_lock lock(mu_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      throw snaptok::Error(std::string("DocumentEncoder.") + name +
+                           ": already running in another thread");
+    }
+    std::vector<std::uint32_t> ids;
+    call(encoder_, ids);
+    return ids;
+  }
+  const snaptok::DocumentEncoder& encoder() const noexcept { return encoder_; }
+
+ private:
+  std::mutex mu_;
+  snaptok::DocumentEncoder encoder_;
+};
 
 // Releases the GIL for its lifetime when the work is long enough to be worth
 // it: for a short text, releasing and taking the GIL back costs more than
@@ -167,6 +226,50 @@ NB_MODULE(_core, m) {
         return "Encoding(num_tokens=" + std::to_string(e.size()) + ")";
       });
 
+  nb::class_<PyDocumentEncoder>(
+      m, "DocumentEncoder",
+      "Encodes one document given in pieces of any size with bounded memory (from\n"
+      "Tokenizer.document_encoder): feed() returns the ids that are final so far, finish()\n"
+      "the rest; all of them concatenated equal encoding the whole document at once.")
+      .def(
+          "feed",
+          [](PyDocumentEncoder& self, nb::handle chunk) {
+            BytesView bytes(chunk, "chunk");
+            std::vector<std::uint32_t> ids;
+            {
+              GilReleaseFor release(bytes.get().size());
+              ids = self.run("feed", [&](snaptok::DocumentEncoder& e, std::vector<std::uint32_t>& out) {
+                e.feed(bytes.get(), out);
+              });
+            }
+            return to_numpy(std::move(ids));
+          },
+          "chunk"_a,
+          "Adds the next bytes of the document (str, bytes or bytes-like; may end inside a\n"
+          "UTF-8 char); returns the uint32 ids that are now final (often empty). Text after\n"
+          "the last cut point is held back.")
+      .def(
+          "finish",
+          [](PyDocumentEncoder& self) {
+            std::vector<std::uint32_t> ids;
+            {
+              nb::gil_scoped_release release;
+              ids = self.run("finish", [](snaptok::DocumentEncoder& e, std::vector<std::uint32_t>& out) {
+                e.finish(out);
+              });
+            }
+            return to_numpy(std::move(ids));
+          },
+          "Returns the ids of the text held back, with what the post-processor puts after\n"
+          "the document (e.g. EOS). The encoder is spent afterwards.")
+      .def_prop_ro("bytes_fed", [](const PyDocumentEncoder& self) { return self.encoder().bytes_fed(); },
+                   "Bytes given to feed() so far.")
+      .def_prop_ro("pending_bytes",
+                   [](const PyDocumentEncoder& self) { return self.encoder().pending_bytes(); },
+                   "Bytes held back, not encoded yet.")
+      .def_prop_ro("finished", [](const PyDocumentEncoder& self) { return self.encoder().finished(); },
+                   "True once finish() ran or a call failed.");
+
   nb::class_<snaptok::Tokenizer>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json.")
       .def_static(
           "from_file", [](const std::string& path) { return snaptok::Tokenizer::from_file(path); },
@@ -224,6 +327,21 @@ NB_MODULE(_core, m) {
           "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts into (ids uint32, offsets int64 of len(texts)+1), zero-copy;\n"
           "row i is ids[offsets[i]:offsets[i+1]].")
+      .def(
+          "document_encoder",
+          [](const snaptok::Tokenizer& t, bool add_special_tokens, unsigned num_threads) {
+            return new PyDocumentEncoder(t, add_special_tokens, num_threads);
+          },
+          "add_special_tokens"_a = true, "num_threads"_a = 0, nb::keep_alive<0, 1>(),
+          "Returns a DocumentEncoder for one document fed in pieces (a large file, a stream)\n"
+          "under the current settings; it cuts the text at exact cut points and encodes\n"
+          "the parts on num_threads threads as they come.")
+      .def_prop_ro(
+          "can_split_documents", [](const snaptok::Tokenizer& t) { return t.can_split_documents(); },
+          "True when one document can be cut into parts encoded apart (in parallel, or\n"
+          "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"
+          "known split pattern, no normalizer, no truncation or padding. When False, a\n"
+          "DocumentEncoder holds the whole document until finish().")
       .def(
           "decode",
           [](const snaptok::Tokenizer& t, const std::vector<std::uint32_t>& ids,

@@ -36,7 +36,9 @@
 #include "snaptok/pre_tokenizers/factory.hpp"
 #include "snaptok/processors/factory.hpp"
 #include "snaptok/runtime/settings.hpp"
+#include "snaptok/runtime/thread_pool.hpp"
 #include "snaptok/runtime/workspace.hpp"
+#include "snaptok/scanners/cut_points.hpp"
 #include "snaptok/truncation.hpp"
 
 namespace snaptok {
@@ -106,8 +108,10 @@ class Tokenizer {
 
   /// Encodes every text (in parallel when worth it) into one flat id array
   /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
-  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core. Each worker
-  /// writes its rows into one buffer; the buffers are placed once at the end.
+  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core this
+  /// process may run on. The work is split by bytes, and a text much larger
+  /// than its share is cut at cut points across threads when
+  /// can_split_documents() (the ids are the same as encoding it whole).
   void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
                          unsigned num_threads, std::vector<std::uint32_t>& ids,
                          std::vector<std::int64_t>& offsets) const {
@@ -122,29 +126,29 @@ class Tokenizer {
       }
       return;
     }
-    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
-    std::vector<std::vector<std::uint32_t>> chunk_ids(bounds.size() - 1);
-    run_chunks(bounds, [&](std::size_t c, runtime::Workspace& ws) {
-      // The first chunk writes straight into the result. Room for an id per
-      // 3 bytes (most text needs less; pages never written cost nothing)
-      // saves the copies of growing from empty.
-      std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
-      std::size_t bytes = 0;
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) bytes += texts[i].size();
-      out.reserve(bytes / 3 + 16);
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        encode_ids(*settings, ws, texts[i], add_special_tokens, out);
-        offsets[i + 1] = static_cast<std::int64_t>(out.size());
-      }
-    });
-    std::size_t total = ids.size();
-    for (const auto& chunk : chunk_ids) total += chunk.size();
-    ids.reserve(total);
-    for (std::size_t c = 1; c < chunk_ids.size(); ++c) {
-      const auto base = static_cast<std::int64_t>(ids.size());
-      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) offsets[i + 1] += base;
+    const unsigned threads = resolve_threads(num_threads);
+    std::size_t bytes = 0;
+    for (const std::string_view t : texts) bytes += t.size();
+    const std::size_t part_bytes =
+        threads > 1 && splits_documents(*settings, add_special_tokens)
+            ? std::max(kMinPartBytes, bytes / (std::size_t{threads} * kChunksPerThread))
+            : 0;
+    std::vector<Unit> units;
+    units.reserve(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
     }
+    encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
+  }
+
+  /// True when one document can be cut at its cut points
+  /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
+  /// a stream by DocumentEncoder) with the same ids as the whole: byte-level
+  /// BPE on hand-written scanners, nothing to normalize, no added token a
+  /// cut could change, a post-processor that only puts ids before and after
+  /// the sequence, and no truncation or padding (they need the whole).
+  bool can_split_documents(bool add_special_tokens = true) const {
+    return splits_documents(*settings_.load(), add_special_tokens);
   }
 
   /// Returns the ids of every text, in input order.
@@ -174,8 +178,10 @@ class Tokenizer {
     }
     const auto settings = settings_.load();
     std::vector<Encoding> out(texts.size());
-    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
-    run_chunks(bounds, [&](std::size_t c, runtime::Workspace&) {
+    const unsigned threads = resolve_threads(num_threads);
+    const std::vector<std::size_t> bounds =
+        chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads);
+    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
                                   add_special_tokens, /*ids_only=*/false);
@@ -315,6 +321,69 @@ class Tokenizer {
     }
     added_.add_tokens(added, *model_, normalizer_.get());
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
+    cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
+                        (!normalizer_ || normalizer_->is_identity()) &&
+                        added_tokens_allow_cuts(added_);
+    for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
+  }
+
+  // Returns false when an added token could match differently in the parts
+  // around a cut point ("word| word") than in the whole: a token holding a
+  // letter next to a space could span the cut; an rstrip token ending in a
+  // letter would take the space after it; a single_word token starting
+  // with a space would see a word char before it only in the whole.
+  static bool added_tokens_allow_cuts(const AddedVocabulary& added) {
+    auto letter = [](char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; };
+    for (const auto& [id, token] : added.tokens()) {
+      const std::string& c = token.content;
+      if (c.empty()) continue;
+      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+        if ((letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && letter(c[i + 1]))) return false;
+      }
+      if (token.rstrip && letter(c.back())) return false;
+      if (token.single_word && c.front() == ' ') return false;
+    }
+    return true;
+  }
+
+  // The ids a post-processor puts before and after one sequence, when that
+  // is all it does: process_ids(seq) == before + seq + after for every seq.
+  struct SequenceWrap {
+    bool exact = false;
+    std::vector<std::uint32_t> before, after;
+  };
+
+  // Returns the wrap of `processor` (exact: false when its ids are not a
+  // fixed before and after), found by processing marker sequences.
+  static SequenceWrap wrap_of(const PostProcessor* processor, bool add_special_tokens) {
+    SequenceWrap wrap;
+    if (!processor || processor->ids_unchanged()) {
+      wrap.exact = true;
+      return wrap;
+    }
+    constexpr std::uint32_t kMarker = 0xFFFFFFFFu;  // no tokenizer has 2^32 - 1 ids
+    std::vector<std::uint32_t> one{kMarker}, two{kMarker, kMarker};
+    try {
+      processor->process_ids(one, add_special_tokens);
+      processor->process_ids(two, add_special_tokens);
+    } catch (const Error&) {
+      return wrap;
+    }
+    const auto at = std::find(one.begin(), one.end(), kMarker);
+    if (at == one.end() || std::count(one.begin(), one.end(), kMarker) != 1) return wrap;
+    wrap.before.assign(one.begin(), at);
+    wrap.after.assign(at + 1, one.end());
+    std::vector<std::uint32_t> expected = wrap.before;
+    expected.insert(expected.end(), {kMarker, kMarker});
+    expected.insert(expected.end(), wrap.after.begin(), wrap.after.end());
+    wrap.exact = two == expected;
+    return wrap;
+  }
+
+  // True when documents may be cut at cut points under `settings`.
+  bool splits_documents(const EncodeSettings& settings, bool add_special_tokens) const {
+    return cut_points_exact_ && wraps_[add_special_tokens].exact && !settings.truncation &&
+           !settings.padding;
   }
 
   // The ids-only pipeline, top to bottom: added tokens and normalization,
@@ -332,6 +401,18 @@ class Tokenizer {
     const bool direct = !post_processor_ || post_processor_->ids_unchanged();
     std::vector<std::uint32_t>& seq = direct ? ids : ws.scratch_ids();
     if (!direct) seq.clear();
+    encode_model_ids(settings, ws, text, seq);
+    if (!direct) {
+      post_processor_->process_ids(seq, add_special_tokens);
+      ids.insert(ids.end(), seq.begin(), seq.end());
+    }
+  }
+
+  // Appends the model ids of valid UTF-8 `text`: added tokens and
+  // normalization, then pre-tokenization and the model (one fused stage for
+  // byte-level BPE); no post-processing.
+  void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
+                        std::string_view text, std::vector<std::uint32_t>& seq) const {
     runtime::PieceCache* cache =
         byte_level_bpe_
             ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
@@ -360,10 +441,92 @@ class Tokenizer {
         }
       }
     }
-    if (!direct) {
-      post_processor_->process_ids(seq, add_special_tokens);
-      ids.insert(ids.end(), seq.begin(), seq.end());
+  }
+
+  // One piece of a batch's work: all of text `text`, or a part of it from
+  // byte `at` that begins and ends at cut points (or the text's ends);
+  // `first` / `last`: the part begins / ends the text (both: the whole).
+  struct Unit {
+    std::size_t text;
+    std::string_view bytes;
+    std::size_t at;
+    bool first, last;
+  };
+
+  // Appends the units of `bytes` (text `index` from byte `at`): parts of
+  // about `part_bytes` cut at cut points, or one unit when part_bytes is 0
+  // or the text has no cut point where one is wanted.
+  static void add_units(std::size_t index, std::string_view bytes, std::size_t at, bool first,
+                        bool last, std::size_t part_bytes, std::vector<Unit>& units) {
+    std::size_t begin = 0;
+    while (part_bytes && bytes.size() - begin >= 2 * part_bytes) {
+      const std::size_t cut = scanners::next_cut_point(bytes, begin + part_bytes);
+      if (cut == std::string_view::npos) break;
+      units.push_back({index, bytes.substr(begin, cut - begin), at + begin, first && begin == 0, false});
+      begin = cut;
     }
+    units.push_back({index, bytes.substr(begin), at + begin, first && begin == 0, last});
+  }
+
+  // Appends the ids of `unit` to `out`: a whole text through encode_ids, a
+  // part through the model stage with the post-processor's ids before the
+  // first part and after the last.
+  void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const Unit& unit,
+                   bool add_special_tokens, std::vector<std::uint32_t>& out) const {
+    if (unit.first && unit.last) {
+      encode_ids(settings, ws, unit.bytes, add_special_tokens, out);
+      return;
+    }
+    detail::require_utf8(unit.bytes, "input text", unit.at);
+    const SequenceWrap& wrap = wraps_[add_special_tokens];
+    if (unit.first) out.insert(out.end(), wrap.before.begin(), wrap.before.end());
+    encode_model_ids(settings, ws, unit.bytes, out);
+    if (unit.last) out.insert(out.end(), wrap.after.begin(), wrap.after.end());
+  }
+
+  // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
+  // threads: chunks of units of about equal bytes are taken by free
+  // threads; chunk 0 writes into `ids`, the others into their own buffers,
+  // placed once at the end. When `offsets` is not empty, offsets[t + 1]
+  // becomes the end of text t's ids for every text whose last unit is here.
+  void encode_units(const EncodeSettings& settings, std::span<const Unit> units,
+                    bool add_special_tokens, unsigned threads, std::vector<std::uint32_t>& ids,
+                    std::span<std::int64_t> offsets) const {
+    const std::vector<std::size_t> bounds =
+        chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads);
+    const std::size_t chunks = bounds.size() - 1;
+    std::vector<std::vector<std::uint32_t>> chunk_ids(chunks);
+    run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
+      // Room for an id per 3 bytes (most text needs less; pages never
+      // written cost nothing) saves the copies of growing from empty.
+      std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
+      std::size_t bytes = 0;
+      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
+      out.reserve(out.size() + bytes / 3 + 16);
+      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
+        encode_unit(settings, ws, units[u], add_special_tokens, out);
+        if (units[u].last && !offsets.empty()) {
+          offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
+        }
+      }
+    });
+    if (chunks == 1) return;
+    std::vector<std::size_t> starts(chunks);
+    std::size_t total = ids.size();
+    for (std::size_t c = 1; c < chunks; ++c) {
+      starts[c] = total;
+      total += chunk_ids[c].size();
+      if (offsets.empty()) continue;
+      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
+        if (units[u].last) offsets[units[u].text + 1] += static_cast<std::int64_t>(starts[c]);
+      }
+    }
+    ids.resize(total);
+    run_tasks(chunks - 1, threads, [&](std::size_t c, runtime::Workspace&) {
+      std::vector<std::uint32_t>& chunk = chunk_ids[c + 1];
+      std::copy(chunk.begin(), chunk.end(), ids.begin() + static_cast<std::ptrdiff_t>(starts[c + 1]));
+      std::vector<std::uint32_t>().swap(chunk);
+    });
   }
 
   // Added-token split + normalization, then pre-tokenization.
@@ -378,8 +541,10 @@ class Tokenizer {
                                                       bool add_special_tokens,
                                                       unsigned num_threads) const {
     std::vector<std::vector<std::uint32_t>> rows(texts.size());
-    const std::vector<std::size_t> bounds = chunk_bounds(texts, num_threads);
-    run_chunks(bounds, [&](std::size_t c, runtime::Workspace& ws) {
+    const unsigned threads = resolve_threads(num_threads);
+    const std::vector<std::size_t> bounds =
+        chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads);
+    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
       }
@@ -550,63 +715,68 @@ class Tokenizer {
     return out;
   }
 
+  // A batch is cut into about this many chunks per thread (free threads
+  // take the next chunk, so uneven texts even out), each of at least
+  // kMinChunkBytes (below that, handing work over costs more than it saves).
+  static constexpr std::size_t kChunksPerThread = 4;
+  static constexpr std::size_t kMinChunkBytes = 64 << 10;
+  // Parts of a cut text are at least this large.
+  static constexpr std::size_t kMinPartBytes = 256 << 10;
+
   // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
-  // positive number, else every core.
+  // positive number, else every core this process may run on.
   static unsigned default_threads() {
     static const unsigned n = [] {
       if (const char* env = std::getenv("SNAPTOK_NUM_THREADS")) {
         const long v = std::strtol(env, nullptr, 10);
         if (v > 0) return static_cast<unsigned>(v);
       }
-      return std::max(1u, std::thread::hardware_concurrency());
+      return runtime::available_cores();
     }();
     return n;
   }
+  static unsigned resolve_threads(unsigned num_threads) {
+    return num_threads ? num_threads : default_threads();
+  }
 
-  // Returns the bounds of contiguous chunks of `texts` of about equal bytes,
-  // one per thread: chunk c is [bounds[c], bounds[c + 1]); at least one chunk.
-  static std::vector<std::size_t> chunk_bounds(std::span<const std::string_view> texts,
-                                               unsigned num_threads) {
+  // Returns the bounds of contiguous chunks of items [0, count) of about
+  // equal bytes (size_of(i) each): chunk c is [bounds[c], bounds[c + 1]);
+  // at least one chunk.
+  template <class SizeOf>
+  static std::vector<std::size_t> chunk_bounds(std::size_t count, SizeOf&& size_of,
+                                               unsigned threads) {
     std::size_t bytes = 0;
-    for (const auto t : texts) bytes += t.size();
-    unsigned threads = num_threads ? num_threads : default_threads();
-    // Below ~64 KB per thread, starting threads costs more than it saves.
-    threads = static_cast<unsigned>(std::min<std::size_t>({threads, texts.size(), bytes / 65536 + 1}));
+    for (std::size_t i = 0; i < count; ++i) bytes += size_of(i);
+    const std::size_t wanted =
+        threads <= 1 ? 1
+                     : std::min<std::size_t>({std::size_t{threads} * kChunksPerThread, count,
+                                              bytes / kMinChunkBytes + 1});
     std::vector<std::size_t> bounds{0};
-    std::size_t acc = 0, next_cut = bytes / std::max(threads, 1u);
-    for (std::size_t i = 0; i < texts.size() && bounds.size() < threads; ++i) {
-      acc += texts[i].size();
+    std::size_t acc = 0, next_cut = bytes / std::max<std::size_t>(wanted, 1);
+    for (std::size_t i = 0; i < count && bounds.size() < wanted; ++i) {
+      acc += size_of(i);
       if (acc >= next_cut) {
         bounds.push_back(i + 1);
-        next_cut = bytes * bounds.size() / threads;
+        next_cut = bytes * bounds.size() / wanted;
       }
     }
-    bounds.push_back(texts.size());
+    if (bounds.back() != count || bounds.size() == 1) bounds.push_back(count);
     return bounds;
   }
 
-  // Runs fn(c, workspace) for every chunk c, each on its own thread (the
-  // first on the calling thread); rethrows the first error.
+  // Runs fn(task, workspace) for every task in [0, tasks) on the engine's
+  // pool (the calling thread too), at most `threads` at once; rethrows the
+  // first error. Each thread's cache counts reach the budget afterwards.
   template <class Fn>
-  static void run_chunks(const std::vector<std::size_t>& bounds, Fn&& fn) {
-    const std::size_t chunks = bounds.size() - 1;
-    std::vector<std::exception_ptr> errors(chunks);
-    auto run = [&](std::size_t c) {
+  static void run_tasks(std::size_t tasks, unsigned threads, Fn&& fn) {
+    runtime::ThreadPool::instance().run(tasks, threads, [&](std::size_t task) {
       runtime::Workspace& ws = runtime::Workspace::current();
-      try {
-        fn(c, ws);
-      } catch (...) {
-        errors[c] = std::current_exception();
-      }
-      ws.flush_counts();
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t c = 1; c < chunks; ++c) pool.emplace_back(run, c);
-    run(0);
-    for (auto& t : pool) t.join();
-    for (auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
+      struct FlushCounts {
+        runtime::Workspace& ws;
+        ~FlushCounts() { ws.flush_counts(); }
+      } flush{ws};
+      fn(task, ws);
+    });
   }
 
   ModelPtr model_;
@@ -618,6 +788,15 @@ class Tokenizer {
   runtime::SettingsSlot settings_;
   // Fused ids-only path, when the configuration allows it (shared: immutable).
   std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
+  // Documents may be cut at cut points (when the settings allow; see
+  // splits_documents), and what the post-processor puts around a sequence,
+  // without and with special tokens.
+  bool cut_points_exact_ = false;
+  SequenceWrap wraps_[2];
+
+  friend class DocumentEncoder;
 };
 
 }  // namespace snaptok
+
+#include "snaptok/document_encoder.hpp"  // IWYU pragma: export

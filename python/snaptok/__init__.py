@@ -6,7 +6,7 @@
 [15496, 995]
 """
 
-from ._core import Encoding, SnaptokError, Tokenizer, simd_target
+from ._core import DocumentEncoder, Encoding, SnaptokError, Tokenizer, simd_target
 
-__all__ = ["Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
+__all__ = ["DocumentEncoder", "Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
 __version__ = "0.1.0"

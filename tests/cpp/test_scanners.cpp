@@ -6,6 +6,7 @@
 #include <simdjson.h>
 #include <snaptok/detail/regex.hpp>
 #include <snaptok/scanners/block_masks.hpp>
+#include <snaptok/scanners/cut_points.hpp>
 #include <snaptok/simd/dispatch.hpp>
 
 #include <filesystem>
@@ -428,6 +429,100 @@ void check_block_masks(const std::string& target) {
 }  // namespace
 
 TEST_CASE("BlockMasks answers like a byte-at-a-time walk") { check_block_masks("default"); }
+
+namespace {
+
+// Returns the piece boundaries of `text` under Split(Isolated) on `re`
+// (match and gap edges, 0 and the end included), each shifted by `shift`.
+std::vector<std::size_t> piece_edges(const snaptok::detail::Regex& re, std::string_view text,
+                                     std::size_t shift) {
+  std::vector<std::size_t> edges{shift};
+  re.for_each_match(text, [&](std::size_t s, std::size_t e) {
+    if (edges.back() != shift + s) edges.push_back(shift + s);
+    if (edges.back() != shift + e) edges.push_back(shift + e);
+  });
+  if (edges.back() != shift + text.size()) edges.push_back(shift + text.size());
+  return edges;
+}
+
+// Random text with many cut points ("word word"), each amid what the
+// patterns tell apart (the other generators' pieces between the words).
+std::string random_cut_text(std::mt19937& rng, std::size_t n) {
+  static const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::uniform_int_distribution<int> coin(0, 5), word_len(1, 6), other_len(1, 4);
+  std::string s;
+  while (s.size() < n) {
+    const int c = coin(rng);
+    if (c < 3) {
+      if (c < 2) s += ' ';
+      for (int k = word_len(rng); k > 0; --k) s += letters[rng() % letters.size()];
+    } else {
+      s += c == 3 ? random_family_text(rng, other_len(rng)) : random_ascii_text(rng, other_len(rng));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("cut points: finding them") {
+  using snaptok::scanners::is_cut_point, snaptok::scanners::next_cut_point,
+      snaptok::scanners::last_cut_point;
+  const std::string_view text = "ab cd  e f,g h1 i\xC3\xA9 jZ Q";
+  std::vector<std::size_t> found;
+  for (std::size_t p = next_cut_point(text, 0); p != std::string_view::npos; p = next_cut_point(text, p + 1)) {
+    found.push_back(p);
+  }
+  CHECK(found == std::vector<std::size_t>{2, 8, 12, 22});
+  for (std::size_t p = 0; p <= text.size() + 1; ++p) {
+    CHECK(is_cut_point(text, p) == (std::find(found.begin(), found.end(), p) != found.end()));
+  }
+  CHECK(last_cut_point(text, 0) == 22);
+  CHECK(last_cut_point(text, 23) == std::string_view::npos);
+  CHECK(last_cut_point(text.substr(0, 22), 0) == 12);
+  CHECK(next_cut_point("a b", 0) == 1);
+  CHECK(next_cut_point("a ", 0) == std::string_view::npos);
+  CHECK(last_cut_point(" b", 0) == std::string_view::npos);
+  CHECK(next_cut_point("", 0) == std::string_view::npos);
+  CHECK(last_cut_point("", 0) == std::string_view::npos);
+  const std::string no_space(1 << 20, 'a');
+  CHECK(next_cut_point(no_space, 0) == std::string_view::npos);
+  CHECK(last_cut_point(no_space, 0) == std::string_view::npos);
+}
+
+TEST_CASE("cut points: every pattern splits the same in the parts as in the whole") {
+  // Per pattern (on Oniguruma, the reference): cutting the text at a cut
+  // point p and splitting each part gives the pieces of the whole, cut at
+  // p too; and a pattern that cuts_at_cut_points has a piece edge at p.
+  for (const auto& p : all_patterns()) {
+    const snaptok::detail::Regex onig(p.pattern, "test", /*use_scanner=*/false);
+    const bool covers = snaptok::scanners::cuts_at_cut_points(snaptok::scanners::find_scanner(p.pattern));
+    std::mt19937 rng(4242);
+    std::size_t cuts = 0;
+    for (int i = 0; i < 8000; ++i) {
+      const std::string text = i % 4 == 0   ? random_ascii_text(rng, 8 + i % 120)
+                               : i % 4 == 1 ? random_run_text(rng, 8 + i % 200)
+                                            : random_cut_text(rng, 8 + i % 150);
+      const std::vector<std::size_t> whole = piece_edges(onig, text, 0);
+      for (std::size_t at = snaptok::scanners::next_cut_point(text, 0); at != std::string_view::npos;
+           at = snaptok::scanners::next_cut_point(text, at + 1)) {
+        ++cuts;
+        std::vector<std::size_t> parts = piece_edges(onig, std::string_view(text).substr(0, at), 0);
+        const std::vector<std::size_t> second = piece_edges(onig, std::string_view(text).substr(at), at);
+        parts.insert(parts.end(), second.begin() + 1, second.end());
+        std::vector<std::size_t> expected = whole;
+        if (!std::binary_search(expected.begin(), expected.end(), at)) {
+          CHECK_MESSAGE(!covers, p.name << ": no piece edge at cut point " << at << " of \"" << text << "\"");
+          expected.insert(std::lower_bound(expected.begin(), expected.end(), at), at);
+        }
+        if (parts != expected) {
+          FAIL_CHECK(p.name << ": cutting at " << at << " changes the pieces of \"" << text << "\"");
+        }
+      }
+    }
+    CHECK_MESSAGE(cuts > 20000, p.name << ": only " << cuts << " cut points tried");
+  }
+}
 
 #ifndef SNAPTOK_NO_HIGHWAY
 TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {

@@ -59,6 +59,8 @@ class Regex {
   /// Returns the name of the hand-written scanner this regex runs on
   /// ("gpt2", "cl100k", "o200k", ...), or "" when it runs on Oniguruma.
   std::string_view scanner_name() const noexcept { return scanners::scanner_name(scanner_); }
+  /// The hand-written scanner this regex runs on (kNone: Oniguruma).
+  scanners::ScannerKind scanner() const noexcept { return scanner_; }
 
   /// Calls fn(start, end) for each successive match in `text`.
   template <class Fn>

@@ -130,15 +130,16 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept {
 }
 
 // Throws snaptok::Error naming `what` and the byte offset when `s` is not
-// valid UTF-8.
-inline void require_utf8(std::string_view s, std::string_view what) {
+// valid UTF-8 (offsets count from `first_byte`: where `s` starts in a
+// larger text).
+inline void require_utf8(std::string_view s, std::string_view what, std::size_t first_byte = 0) {
   // simdjson's validator (SIMD, runtime dispatched) answers yes or no; the
   // scalar walk runs only to name the byte of an invalid text.
   if (simdjson::validate_utf8(s.data(), s.size())) return;
   const std::size_t bad = find_invalid_utf8(s);
   if (bad != std::string_view::npos) {
     throw Error(std::string(what) + ": invalid UTF-8 at byte " +
-                std::to_string(bad));
+                std::to_string(first_byte + bad));
   }
 }
 

@@ -22,6 +22,7 @@
 #include "snaptok/pre_tokenizers/sequence.hpp"
 #include "snaptok/pre_tokenizers/split.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
+#include "snaptok/scanners/cut_points.hpp"
 
 namespace snaptok {
 
@@ -45,13 +46,27 @@ class ByteLevelBpePath {
     if (!last) return nullptr;
     path->byte_level_ = last;
     path->plain_byte_level_ = !last->add_prefix_space() && !last->use_regex();
+    bool scanners_only = true;
+    bool cuts = last->use_regex();  // the GPT-2 pattern
     for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
       const auto* split = dynamic_cast<const SplitPreTokenizer*>(steps[i]);
       if (!split) return nullptr;
       path->splits_.push_back(split);
+      const scanners::ScannerKind kind = split->regex().scanner();
+      scanners_only = scanners_only && split->behavior() == SplitBehavior::isolated &&
+                      !split->invert() && kind != scanners::ScannerKind::kNone;
+      cuts = cuts || scanners::cuts_at_cut_points(kind);
     }
+    path->cut_points_exact_ = scanners_only && cuts;
     return path;
   }
+
+  /// True when the pre-tokenizer cuts every text at every cut point
+  /// (scanners/cut_points.hpp) into the pieces of the parts on each side:
+  /// every stage is a Split (Isolated, not inverted) on a hand-written
+  /// scanner's pattern, or ByteLevel's own GPT-2 regex, and one of them
+  /// cuts at every cut point.
+  bool cut_points_exact() const noexcept { return cut_points_exact_; }
 
   /// The model whose ids the path gives (owner of the worker's cache).
   const BpeModel& model() const noexcept { return bpe_; }
@@ -267,6 +282,7 @@ class ByteLevelBpePath {
   const ByteLevelPreTokenizer* byte_level_ = nullptr;
   // ByteLevel adds no space and cuts nothing: it only maps bytes.
   bool plain_byte_level_ = false;
+  bool cut_points_exact_ = false;
   std::vector<const SplitPreTokenizer*> splits_;
 };
 

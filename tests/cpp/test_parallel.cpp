@@ -1,0 +1,319 @@
+// Parallel and streaming encoding: the engine's thread pool (every task once,
+// errors, nesting, concurrent callers, fork, idle workers asleep), documents
+// cut at cut points across threads, and DocumentEncoder fed in pieces of any
+// size. Every cut result must equal encoding the document whole.
+#include <doctest/doctest.h>
+
+#include <snaptok/document_encoder.hpp>
+#include <snaptok/runtime/thread_pool.hpp>
+#include <snaptok/tokenizer.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(__unix__)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+namespace {
+
+using snaptok::runtime::ThreadPool;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string gpt2_json() {
+  static const std::string json = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+  return json;
+}
+
+const snaptok::Tokenizer& gpt2() {
+  static const snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+  return tok;
+}
+
+// GPT-2 with `from` replaced by `to` in its tokenizer.json.
+snaptok::Tokenizer gpt2_with(std::string_view from, std::string_view to) {
+  std::string json = gpt2_json();
+  const std::size_t at = json.find(from);
+  REQUIRE(at != std::string::npos);
+  json.replace(at, from.size(), to);
+  return snaptok::Tokenizer::from_json(json);
+}
+
+constexpr std::string_view kByteLevelProcessor =
+    R"("post_processor":{"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false})";
+
+// A few MB of text: the bundled sample with special tokens, non-ASCII text,
+// long space runs and a run without spaces mixed in.
+std::string big_document(std::size_t bytes) {
+  const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
+  REQUIRE(!sample.empty());
+  std::mt19937 rng(7);
+  const std::vector<std::string> extras = {
+      "<|endoftext|>", " caf\xC3\xA9 na\xC3\xAFve ", "\xE4\xB8\xAD\xE6\x96\x87 text", "    indented\n",
+      std::string(3000, 'z'), "x <|endoftext|> y", "don't WE'LL", " 12345 678 "};
+  std::string doc;
+  while (doc.size() < bytes) {
+    const std::size_t at = rng() % (sample.size() - 20000);
+    doc.append(sample, at, 5000 + rng() % 15000);
+    doc += extras[rng() % extras.size()];
+  }
+  return doc;
+}
+
+std::vector<std::uint32_t> flat_ids(const snaptok::Tokenizer& tok,
+                                    const std::vector<std::string_view>& texts, unsigned threads,
+                                    std::vector<std::int64_t>& offsets, bool special = true) {
+  std::vector<std::uint32_t> ids;
+  tok.encode_batch_flat(texts, special, threads, ids, offsets);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("thread pool: every task runs once, on several threads") {
+  for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+    std::vector<std::atomic<int>> runs(1000);
+    std::mutex mu;
+    std::set<std::thread::id> seen;
+    ThreadPool::instance().run(runs.size(), threads, [&](std::size_t i) {
+      runs[i].fetch_add(1);
+      if (i % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::lock_guard lock(mu);
+      seen.insert(std::this_thread::get_id());
+    });
+    for (const auto& r : runs) CHECK(r.load() == 1);
+    CHECK(seen.size() <= threads);
+    if (threads == 1) CHECK(seen == std::set<std::thread::id>{std::this_thread::get_id()});
+    if (threads > 1) CHECK(seen.size() > 1);
+  }
+  CHECK(ThreadPool::instance().workers() >= 7);
+}
+
+TEST_CASE("thread pool: the lowest failing task's error is rethrown, the rest still run") {
+  std::atomic<int> ran{0};
+  try {
+    ThreadPool::instance().run(100, 4, [&](std::size_t i) {
+      ran.fetch_add(1);
+      if (i == 17 || i == 60) throw std::runtime_error("task " + std::to_string(i));
+    });
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "task 17");
+  }
+  CHECK(ran.load() == 100);
+}
+
+TEST_CASE("thread pool: nested calls run inline; concurrent callers share the pool") {
+  std::atomic<int> inner{0};
+  ThreadPool::instance().run(8, 4, [&](std::size_t) {
+    const auto me = std::this_thread::get_id();
+    ThreadPool::instance().run(10, 4, [&](std::size_t) {
+      CHECK(std::this_thread::get_id() == me);
+      inner.fetch_add(1);
+    });
+  });
+  CHECK(inner.load() == 80);
+  std::vector<std::thread> callers;
+  std::atomic<int> total{0};
+  for (int c = 0; c < 6; ++c) {
+    callers.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        ThreadPool::instance().run(20, 3, [&](std::size_t) { total.fetch_add(1); });
+      }
+    });
+  }
+  for (auto& t : callers) t.join();
+  CHECK(total.load() == 6 * 50 * 20);
+}
+
+#if defined(__unix__)
+TEST_CASE("thread pool: idle workers sleep") {
+  ThreadPool::instance().run(64, 8, [](std::size_t) {});
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  getrusage(RUSAGE_SELF, &after);
+  auto cpu_us = [](const rusage& r) {
+    return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1000000L + r.ru_utime.tv_usec + r.ru_stime.tv_usec;
+  };
+  CHECK(cpu_us(after) - cpu_us(before) < 100000);  // spinning workers would burn 300 ms each
+}
+
+TEST_CASE("thread pool and documents: a forked child encodes in parallel") {
+  const std::string doc = big_document(2 << 20);
+  std::vector<std::string_view> texts{doc};
+  std::vector<std::int64_t> offsets;
+  const std::vector<std::uint32_t> expected = flat_ids(gpt2(), texts, 2, offsets);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    std::vector<std::int64_t> child_offsets;
+    const bool same = flat_ids(gpt2(), texts, 3, child_offsets) == expected;
+    _exit(same && ThreadPool::instance().workers() >= 2 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+#endif
+
+TEST_CASE("documents: GPT-2 cuts documents; settings that need the whole text do not") {
+  CHECK(gpt2().can_split_documents());
+  CHECK(gpt2().can_split_documents(false));
+  snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+  snaptok::TruncationParams truncation;
+  truncation.max_length = 100;
+  tok.set_truncation(truncation);
+  CHECK(!tok.can_split_documents());
+  tok.set_truncation(std::nullopt);
+  tok.set_padding(snaptok::PaddingParams{});
+  CHECK(!tok.can_split_documents());
+  // A normalizer, a pattern no scanner knows, ByteLevel without its regex:
+  // no cuts.
+  CHECK(!gpt2_with(R"("normalizer":null)", R"("normalizer":{"type":"NFC"})").can_split_documents());
+  CHECK(!gpt2_with(R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true})",
+                   R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false})")
+             .can_split_documents());
+  // Added tokens a cut could change.
+  const std::string_view eot = R"("content":"<|endoftext|>","single_word":false,"lstrip":false,"rstrip":false)";
+  CHECK(!gpt2_with(eot, R"("content":"a b","single_word":false,"lstrip":false,"rstrip":false)").can_split_documents());
+  CHECK(!gpt2_with(eot, R"("content":"ab","single_word":false,"lstrip":false,"rstrip":true)").can_split_documents());
+  CHECK(!gpt2_with(eot, R"("content":" ab","single_word":true,"lstrip":false,"rstrip":false)").can_split_documents());
+  CHECK(gpt2_with(eot, R"("content":"<|endoftext|>","single_word":true,"lstrip":true,"rstrip":true)").can_split_documents());
+}
+
+TEST_CASE("documents: a document cut across threads has the ids of the whole") {
+  const std::string doc = big_document(3 << 20);
+  const std::vector<std::uint32_t> whole = gpt2().encode(doc);
+  for (const unsigned threads : {2u, 3u, 7u}) {
+    std::vector<std::int64_t> offsets;
+    CHECK(flat_ids(gpt2(), {doc}, threads, offsets) == whole);
+    CHECK(offsets == std::vector<std::int64_t>{0, static_cast<std::int64_t>(whole.size())});
+  }
+  // Between small texts, and twice.
+  std::vector<std::string_view> texts = {"first", "", doc, "x <|endoftext|>", doc, "last one"};
+  std::vector<std::int64_t> offsets;
+  const std::vector<std::uint32_t> ids = flat_ids(gpt2(), texts, 4, offsets);
+  REQUIRE(offsets.size() == texts.size() + 1);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::vector<std::uint32_t> row(ids.begin() + offsets[i], ids.begin() + offsets[i + 1]);
+    CHECK(row == gpt2().encode(texts[i]));
+  }
+}
+
+TEST_CASE("documents: the post-processor's ids go before the first part and after the last") {
+  const snaptok::Tokenizer tok = gpt2_with(
+      kByteLevelProcessor,
+      R"("post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<|endoftext|>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"<|endoftext|>","type_id":0}}],"pair":[{"Sequence":{"id":"A","type_id":0}},{"Sequence":{"id":"B","type_id":1}}],"special_tokens":{"<|endoftext|>":{"id":"<|endoftext|>","ids":[50256],"tokens":["<|endoftext|>"]}}})");
+  REQUIRE(tok.can_split_documents());
+  const std::string doc = big_document(2 << 20);
+  for (const bool special : {true, false}) {
+    const std::vector<std::uint32_t> whole = tok.encode(doc, special);
+    CHECK((whole.front() == 50256) == special);
+    std::vector<std::int64_t> offsets;
+    CHECK(flat_ids(tok, {doc}, 3, offsets, special) == whole);
+    snaptok::DocumentEncoder stream(tok, special, 2);
+    std::vector<std::uint32_t> ids;
+    for (std::size_t at = 0; at < doc.size(); at += 300001) stream.feed(std::string_view(doc).substr(at, 300001), ids);
+    stream.finish(ids);
+    CHECK(ids == whole);
+  }
+}
+
+TEST_CASE("DocumentEncoder: any feed sizes give the ids of the whole document") {
+  const std::string doc = big_document(3 << 20);
+  const std::vector<std::uint32_t> whole = gpt2().encode(doc);
+  std::mt19937 rng(11);
+  for (const std::size_t piece : {std::size_t{1} << 22, std::size_t{65537}, std::size_t{1000003}, std::size_t{0}}) {
+    for (const unsigned threads : {1u, 2u}) {
+      snaptok::DocumentEncoder stream(gpt2(), true, threads);
+      std::vector<std::uint32_t> ids;
+      std::size_t at = 0, most_pending = 0, largest_feed = 0;
+      while (at < doc.size()) {
+        const std::size_t n = std::min(doc.size() - at, piece ? piece : 1 + rng() % 400000);
+        stream.feed(std::string_view(doc).substr(at, n), ids);
+        at += n;
+        largest_feed = std::max(largest_feed, n);
+        CHECK(stream.bytes_fed() == at);
+        most_pending = std::max(most_pending, stream.pending_bytes());
+      }
+      if (piece < (std::size_t{1} << 20)) {
+        CHECK(most_pending < snaptok::DocumentEncoder::kMinHeldBytes + largest_feed + 5000);
+        CHECK(!ids.empty());  // ids came before finish
+      }
+      stream.finish(ids);
+      CHECK(ids == whole);
+      CHECK(stream.finished());
+      CHECK_THROWS_AS(stream.finish(ids), snaptok::Error);
+    }
+  }
+  // Byte by byte, across a UTF-8 char cut in the middle.
+  const std::string small = "caf\xC3\xA9 and \xF0\x9F\x98\x80 emoji, words words <|endoftext|> end";
+  snaptok::DocumentEncoder bytes(gpt2());
+  std::vector<std::uint32_t> ids;
+  for (const char c : small) bytes.feed(std::string_view(&c, 1), ids);
+  bytes.finish(ids);
+  CHECK(ids == gpt2().encode(small));
+}
+
+TEST_CASE("DocumentEncoder: without cuts it holds the text and encodes it whole") {
+  snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+  snaptok::TruncationParams truncation;
+  truncation.max_length = 50;
+  tok.set_truncation(truncation);
+  snaptok::DocumentEncoder stream(tok);
+  tok.set_truncation(std::nullopt);  // the encoder keeps the settings it started with
+  const std::string doc = big_document(1500000);
+  std::vector<std::uint32_t> ids;
+  stream.feed(doc, ids);
+  CHECK(ids.empty());
+  CHECK(stream.pending_bytes() == doc.size());
+  stream.finish(ids);
+  CHECK(ids.size() == 50);
+  const std::vector<std::uint32_t> whole = gpt2().encode(doc);
+  CHECK(ids == std::vector<std::uint32_t>(whole.begin(), whole.begin() + 50));
+}
+
+TEST_CASE("documents: invalid UTF-8 in a cut document names its byte in the whole") {
+  std::string doc = big_document(3 << 20);
+  const std::size_t bad = doc.size() - 1000;
+  doc[bad] = '\xFF';
+  auto message_of = [](auto&& run) {
+    try {
+      run();
+    } catch (const snaptok::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string expected = "input text: invalid UTF-8 at byte " + std::to_string(bad);
+  CHECK(message_of([&] { gpt2().encode(doc); }) == expected);
+  CHECK(message_of([&] {
+          std::vector<std::int64_t> offsets;
+          flat_ids(gpt2(), {doc}, 3, offsets);
+        }) == expected);
+  snaptok::DocumentEncoder stream(gpt2(), true, 2);
+  std::vector<std::uint32_t> ids;
+  CHECK(message_of([&] {
+          for (std::size_t at = 0; at < doc.size(); at += 1 << 20) stream.feed(std::string_view(doc).substr(at, 1 << 20), ids);
+          stream.finish(ids);
+        }) == expected);
+  CHECK(stream.finished());
+  CHECK_THROWS_AS(stream.feed("more", ids), snaptok::Error);
+}
