@@ -80,8 +80,9 @@ class BytesView {
 // error rather than a data race), the GIL released while it encodes.
 class PyDocumentEncoder {
  public:
-  PyDocumentEncoder(const snaptok::Tokenizer& tok, bool add_special_tokens, unsigned num_threads)
-      : encoder_(tok, add_special_tokens, num_threads) {}
+  PyDocumentEncoder(const snaptok::Tokenizer& tok, bool add_special_tokens, unsigned num_threads,
+                    std::size_t part_bytes)
+      : encoder_(tok, add_special_tokens, num_threads, part_bytes) {}
 
   template <class Call>
   std::vector<std::uint32_t> run(const char* name, Call&& call) {
@@ -329,19 +330,22 @@ NB_MODULE(_core, m) {
           "row i is ids[offsets[i]:offsets[i+1]].")
       .def(
           "document_encoder",
-          [](const snaptok::Tokenizer& t, bool add_special_tokens, unsigned num_threads) {
-            return new PyDocumentEncoder(t, add_special_tokens, num_threads);
+          [](const snaptok::Tokenizer& t, bool add_special_tokens, unsigned num_threads,
+             std::size_t part_bytes) {
+            return new PyDocumentEncoder(t, add_special_tokens, num_threads, part_bytes);
           },
-          "add_special_tokens"_a = true, "num_threads"_a = 0, nb::keep_alive<0, 1>(),
+          "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "part_bytes"_a = snaptok::DocumentEncoder::kDefaultPartBytes, nb::keep_alive<0, 1>(),
           "Returns a DocumentEncoder for one document fed in pieces (a large file, a stream)\n"
-          "under the current settings; it cuts the text at exact cut points and encodes\n"
-          "the parts on num_threads threads as they come.")
+          "under the current settings. Once part_bytes are held back, it encodes the text\n"
+          "before the last exact cut point, on num_threads threads.")
       .def_prop_ro(
           "can_split_documents", [](const snaptok::Tokenizer& t) { return t.can_split_documents(); },
           "True when one document can be cut into parts encoded apart (in parallel, or\n"
           "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"
-          "known split pattern, no normalizer, no truncation or padding. When False, a\n"
-          "DocumentEncoder holds the whole document until finish().")
+          "known split pattern, no normalizer but NFC/NFD/NFKC/NFKD/Lowercase, no\n"
+          "truncation or padding. When False, a DocumentEncoder holds the whole\n"
+          "document until finish().")
       .def(
           "decode",
           [](const snaptok::Tokenizer& t, const std::vector<std::uint32_t>& ids,

@@ -29,23 +29,26 @@ namespace snaptok {
 /// Not for use by several threads at once; the tokenizer must outlive it.
 class DocumentEncoder {
  public:
-  /// Text is encoded once at least this much is held back.
-  static constexpr std::size_t kMinHeldBytes = std::size_t{1} << 20;
+  /// By default, text is encoded once at least this much is held back.
+  static constexpr std::size_t kDefaultPartBytes = std::size_t{1} << 20;
 
+  /// `part_bytes`: how much text to hold before encoding what precedes its
+  /// last cut point (larger parts spread better over `num_threads`).
   explicit DocumentEncoder(const Tokenizer& tokenizer, bool add_special_tokens = true,
-                           unsigned num_threads = 0)
+                           unsigned num_threads = 0, std::size_t part_bytes = kDefaultPartBytes)
       : tokenizer_(tokenizer),
         settings_(tokenizer.settings()),
         add_special_tokens_(add_special_tokens),
         threads_(Tokenizer::resolve_threads(num_threads)),
-        splits_(tokenizer.splits_documents(*settings_, add_special_tokens)) {}
+        splits_(tokenizer.splits_documents(*settings_, add_special_tokens)),
+        part_bytes_(std::max<std::size_t>(part_bytes, 1)) {}
 
   /// Appends `chunk` (the next bytes of the document; it may end inside a
   /// UTF-8 char) and appends to `ids` every id that is now final.
   void feed(std::string_view chunk, std::vector<std::uint32_t>& ids) {
     require_open("feed");
     pending_.append(chunk);
-    if (!splits_ || pending_.size() < kMinHeldBytes) return;
+    if (!splits_ || pending_.size() < part_bytes_) return;
     // Positions before searched_ - 1 are known not to be cut points (the
     // last one needed the byte after it).
     const std::size_t cut =
@@ -108,6 +111,7 @@ class DocumentEncoder {
   bool add_special_tokens_;
   unsigned threads_;
   bool splits_;
+  std::size_t part_bytes_;
   std::string pending_;     // text not encoded yet
   std::size_t encoded_ = 0;  // bytes before pending_
   std::size_t searched_ = 0;  // pending_[0, searched_ - 1) holds no cut point

@@ -144,8 +144,8 @@ class Tokenizer {
   /// True when one document can be cut at its cut points
   /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
   /// a stream by DocumentEncoder) with the same ids as the whole: byte-level
-  /// BPE on hand-written scanners, nothing to normalize, no added token a
-  /// cut could change, a post-processor that only puts ids before and after
+  /// BPE on hand-written scanners, no normalizer but Unicode forms and
+  /// Lowercase, no added token a cut could change, a post-processor that only puts ids before and after
   /// the sequence, and no truncation or padding (they need the whole).
   bool can_split_documents(bool add_special_tokens = true) const {
     return splits_documents(*settings_.load(), add_special_tokens);
@@ -322,7 +322,7 @@ class Tokenizer {
     added_.add_tokens(added, *model_, normalizer_.get());
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
     cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
-                        (!normalizer_ || normalizer_->is_identity()) &&
+                        (!normalizer_ || normalizer_->keeps_cut_points()) &&
                         added_tokens_allow_cuts(added_);
     for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
   }

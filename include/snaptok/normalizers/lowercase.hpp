@@ -13,6 +13,8 @@ class LowercaseNormalizer final : public Normalizer {
  public:
   LowercaseNormalizer() = default;
   explicit LowercaseNormalizer(const detail::Json&) {}
+  // Char by char; ASCII letters stay ASCII letters.
+  bool keeps_cut_points() const noexcept override { return true; }
   void normalize(NormalizedString& ns) const override { lowercase_rewrite(ns); }
 };
 

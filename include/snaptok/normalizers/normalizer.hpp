@@ -17,6 +17,11 @@ class Normalizer {
   /// True when normalize() never changes any text (an empty Sequence), so
   /// the pipeline may skip it.
   virtual bool is_identity() const noexcept { return false; }
+  /// True when normalizing the two sides of a cut point ("word| word",
+  /// scanners/cut_points.hpp) apart gives the whole's normalized text, cut
+  /// at a cut point: the ASCII letters and the space stay as they are, and
+  /// nothing reaches across them.
+  virtual bool keeps_cut_points() const noexcept { return is_identity(); }
 };
 
 using NormalizerPtr = std::shared_ptr<const Normalizer>;

@@ -23,6 +23,12 @@ class SequenceNormalizer final : public Normalizer {
     }
     return true;
   }
+  bool keeps_cut_points() const noexcept override {
+    for (const auto& step : steps_) {
+      if (!step->keeps_cut_points()) return false;
+    }
+    return true;
+  }
 
  private:
   std::vector<NormalizerPtr> steps_;

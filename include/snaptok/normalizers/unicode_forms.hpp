@@ -15,6 +15,9 @@ namespace snaptok {
 class UnicodeFormNormalizer final : public Normalizer {
  public:
   explicit UnicodeFormNormalizer(unicode::NormForm form) : form_(form) {}
+  // Every form leaves ASCII as it is and has a boundary before U+0020 (a
+  // starter that composes with nothing).
+  bool keeps_cut_points() const noexcept override { return true; }
   void normalize(NormalizedString& ns) const override {
     unicode_form_rewrite(ns, form_);
   }
