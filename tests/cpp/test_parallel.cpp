@@ -184,9 +184,18 @@ TEST_CASE("documents: GPT-2 cuts documents; settings that need the whole text do
   tok.set_truncation(std::nullopt);
   tok.set_padding(snaptok::PaddingParams{});
   CHECK(!tok.can_split_documents());
-  // A normalizer, a pattern no scanner knows, ByteLevel without its regex:
-  // no cuts.
-  CHECK(!gpt2_with(R"("normalizer":null)", R"("normalizer":{"type":"NFC"})").can_split_documents());
+  // Normalizers that keep cut points do not stop them; one that reaches
+  // across them (Strip, Prepend, Replace) does, and so does ByteLevel
+  // without its regex.
+  CHECK(gpt2_with(R"("normalizer":null)", R"("normalizer":{"type":"NFC"})").can_split_documents());
+  CHECK(gpt2_with(R"("normalizer":null)",
+                  R"("normalizer":{"type":"Sequence","normalizers":[{"type":"NFKC"},{"type":"Lowercase"}]})")
+            .can_split_documents());
+  CHECK(!gpt2_with(R"("normalizer":null)", R"("normalizer":{"type":"Strip","strip_left":true,"strip_right":true})")
+             .can_split_documents());
+  CHECK(!gpt2_with(R"("normalizer":null)",
+                   R"("normalizer":{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Prepend","prepend":"x"}]})")
+             .can_split_documents());
   CHECK(!gpt2_with(R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true})",
                    R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false})")
              .can_split_documents());
@@ -206,6 +215,11 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
     CHECK(flat_ids(gpt2(), {doc}, threads, offsets) == whole);
     CHECK(offsets == std::vector<std::int64_t>{0, static_cast<std::int64_t>(whole.size())});
   }
+  // Through a normalizer that keeps cut points.
+  const snaptok::Tokenizer folded = gpt2_with(
+      R"("normalizer":null)", R"("normalizer":{"type":"Sequence","normalizers":[{"type":"NFKC"},{"type":"Lowercase"}]})");
+  std::vector<std::int64_t> folded_offsets;
+  CHECK(flat_ids(folded, {doc}, 3, folded_offsets) == folded.encode(doc));
   // Between small texts, and twice.
   std::vector<std::string_view> texts = {"first", "", doc, "x <|endoftext|>", doc, "last one"};
   std::vector<std::int64_t> offsets;
