@@ -454,12 +454,13 @@ class Tokenizer {
   };
 
   // Appends the units of `bytes` (text `index` from byte `at`): parts of
-  // about `part_bytes` cut at cut points, or one unit when part_bytes is 0
-  // or the text has no cut point where one is wanted.
+  // about `part_bytes` (the last one 0.5 to 1.5 times that) cut at cut
+  // points, or one unit when part_bytes is 0 or the text has no cut point
+  // where one is wanted.
   static void add_units(std::size_t index, std::string_view bytes, std::size_t at, bool first,
                         bool last, std::size_t part_bytes, std::vector<Unit>& units) {
     std::size_t begin = 0;
-    while (part_bytes && bytes.size() - begin >= 2 * part_bytes) {
+    while (part_bytes && bytes.size() - begin >= part_bytes + part_bytes / 2) {
       const std::size_t cut = scanners::next_cut_point(bytes, begin + part_bytes);
       if (cut == std::string_view::npos) break;
       units.push_back({index, bytes.substr(begin, cut - begin), at + begin, first && begin == 0, false});
@@ -496,13 +497,17 @@ class Tokenizer {
         chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads);
     const std::size_t chunks = bounds.size() - 1;
     std::vector<std::vector<std::uint32_t>> chunk_ids(chunks);
+    // Room for an id per 3 bytes (most text needs less; pages never written
+    // cost nothing) saves the copies of growing from empty; `ids` gets room
+    // for every chunk, so placing them moves nothing already there.
+    std::size_t all_bytes = 0;
+    for (const Unit& u : units) all_bytes += u.bytes.size();
+    ids.reserve(ids.size() + all_bytes / 3 + 16);
     run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
-      // Room for an id per 3 bytes (most text needs less; pages never
-      // written cost nothing) saves the copies of growing from empty.
       std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
       std::size_t bytes = 0;
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
-      out.reserve(out.size() + bytes / 3 + 16);
+      if (c > 0) out.reserve(bytes / 3 + 16);
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
         encode_unit(settings, ws, units[u], add_special_tokens, out);
         if (units[u].last && !offsets.empty()) {
@@ -718,7 +723,7 @@ class Tokenizer {
   // A batch is cut into about this many chunks per thread (free threads
   // take the next chunk, so uneven texts even out), each of at least
   // kMinChunkBytes (below that, handing work over costs more than it saves).
-  static constexpr std::size_t kChunksPerThread = 4;
+  static constexpr std::size_t kChunksPerThread = 8;
   static constexpr std::size_t kMinChunkBytes = 64 << 10;
   // Parts of a cut text are at least this large.
   static constexpr std::size_t kMinPartBytes = 256 << 10;

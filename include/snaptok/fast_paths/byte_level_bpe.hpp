@@ -141,18 +141,22 @@ class ByteLevelBpePath {
         for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i].view(), keys[i], hashes[i], out);
         ids_.resize(static_cast<std::size_t>(out - ids_.data()));
       } else if (cache_) {
+        // The write position lives in a register: kept in out_n_, every hit
+        // would wait on the store of the last one.
+        std::uint32_t* out = out_ + out_n_;
         for (std::size_t i = 0; i < count_; ++i) {
           std::size_t n = 0;
           const std::uint32_t* hit = batch_[i].size <= runtime::PieceCache::kShortMaxBytes
                                          ? cache_->find_short(hashes[i], keys[i], n)
                                          : nullptr;
           if (hit) {  // the common case, inline
-            std::memcpy(out_ + out_n_, hit, runtime::PieceCache::kShortCopyWords * sizeof(std::uint32_t));
-            out_n_ += n;
+            std::memcpy(out, hit, runtime::PieceCache::kShortCopyWords * sizeof(std::uint32_t));
+            out += n;
           } else {
-            out_n_ += encode(batch_[i].view(), keys[i], hashes[i], out_ + out_n_);
+            out += encode(batch_[i].view(), keys[i], hashes[i], out);
           }
         }
+        out_n_ = static_cast<std::size_t>(out - out_);
       } else {
         for (std::size_t i = 0; i < count_; ++i) out_n_ += bpe_.merge_raw(batch_[i].view(), out_ + out_n_);
       }
