@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: C++ (doctest via ctest), the CMake consumer projects, the
-# NEON cross-compile check, the conda recipe check, and the Python tests. Each
+# Runs every test: C++ (doctest via ctest), the concurrency tests under
+# ThreadSanitizer and ASan+UBSan, the CMake consumer projects, the NEON
+# cross-compile check, the conda recipe check, and the Python tests. Each
 # step runs even if an earlier one failed; the exit status is non-zero if any
 # failed.
 #
@@ -40,6 +41,7 @@ if [ ${#failed[@]} -ne 0 ]; then
   exit 1
 fi
 step "C++ tests" cpp_tests
+step "C++ sanitizers" tests/cpp/run_sanitizers.sh build/sanitizers
 step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
 step "NEON build" tests/cmake/check_neon.sh build/neon
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
