@@ -261,17 +261,26 @@ def test_only_empty_lines_skipped_gives_no_documents(tmp_path):
 
 @pytest.mark.parametrize("batch_bytes", [1, 5, 7, 20, 1000])
 def test_batching_keeps_order_and_accounts_every_byte(batch_bytes):
-    blocks = [([b"ab", b"", b"cdef"], 9, 6), ([], 3, 0), ([b"g" * 11, b"hi"], 15, 13), ([b"j"], 2, 1)]
+    from snaptok._cli_inputs import Batch, Docs, StreamChunk, StreamEnd, StreamStart, batches
 
-    class FakeReader:
-        def blocks(self):
-            yield from blocks
+    def docs(items, consumed):
+        n = len(items)
+        return Docs(items, 0, list(range(1, n + 1)), [1] * n, consumed, sum(map(len, items)))
 
-    batches = list(cli._batches(FakeReader(), batch_bytes))
-    assert [d for docs, _ in batches for d in docs] == [d for b in blocks for d in b[0]]
-    assert sum(used for _, used in batches) == sum(b[1] for b in blocks)
-    for docs, _ in batches[:-1]:
-        assert sum(map(len, docs)) >= batch_bytes
+    events = [docs([b"ab", b"", b"cdef"], 9), docs([], 3), docs([b"g" * 11, b"hi"], 15),
+              StreamStart("big"), StreamChunk(b"x" * 30, 30), StreamEnd(None, 0), docs([b"j"], 2)]
+    out = list(batches(iter(events), batch_bytes))
+    got = [d for b in out if isinstance(b, Batch) for d in b.documents()]
+    assert got == [b"ab", b"", b"cdef", b"g" * 11, b"hi", b"j"]
+    assert sum(b.consumed for b in out) == 59
+    # A stream flushes the batch before it and keeps its place.
+    kinds = [type(b).__name__ for b in out]
+    assert kinds[kinds.index("StreamStart") - 1] == "Batch"
+    assert kinds[kinds.index("StreamEnd") + 1] == "Batch"
+    flushed = out[kinds.index("StreamStart") - 1]
+    for b in out:
+        if isinstance(b, Batch) and b is not flushed and b is not out[-1]:
+            assert b.text_bytes >= batch_bytes
 
 
 def test_jsonl_with_field(tmp_path):

@@ -1,0 +1,761 @@
+"""Reading documents for ``snaptok encode``.
+
+An INPUT is plain text (one document per file, or one per line with
+``--lines``), JSON Lines (one document per non-blank line, taken from a
+string field) or Parquet (one document per row of a string column). Plain
+text and JSON Lines may be gzip (``.gz``) or zstandard (``.zst``)
+compressed; standard input ("-") is sniffed for both.
+
+``DocumentSource.events()`` turns the inputs into events, in document order:
+
+* ``Docs``: whole documents from one input (UTF-8 ``bytes``, or ``str``
+  from Parquet), each with the ``Cursor`` where the next document starts;
+* ``StreamStart``, ``StreamChunk``..., ``StreamEnd``: one document larger
+  than ``--batch-bytes`` (a big text file, or a very long line), in blocks
+  for ``Tokenizer.document_encoder``;
+* ``Skipped``: input bytes passed over by ``--resume``.
+
+``batches()`` groups ``Docs`` into ``Batch``es of about ``batch_bytes`` of
+text, one ``encode_to_numpy`` call each. Memory stays bounded by a few
+blocks whatever the input size (a JSON line or Parquet row group is held
+whole: they cannot be parsed in parts).
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import gzip
+import itertools
+import json
+import os
+import sys
+import zlib
+from typing import Iterator, List, Optional, Sequence
+
+import numpy as np
+
+from ._cli_common import CliError, Cursor
+
+TEXT, LINES, JSONL, PARQUET = "text", "lines", "jsonl", "parquet"
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_COMPRESSED_SUFFIXES = ((".gz", "gzip"), (".zst", "zstd"), (".zstd", "zstd"))
+_MIN_READ = 1 << 16
+_MAX_READ = 16 << 20
+
+
+def _require(module: str, package: str, name: str, what: str):
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise CliError(
+            f"{name}: reading {what} needs the {package!r} package, which is not installed "
+            f"(pip install {package}, or pip install 'snaptok[cli]')"
+        ) from None
+
+
+class InputSpec:
+    """One INPUT argument: its kind, compression, size and modification time."""
+
+    def __init__(self, arg: str, *, jsonl: bool, lines: bool):
+        self.arg = arg
+        self.is_stdin = arg == "-"
+        self.name = "<stdin>" if self.is_stdin else arg
+        self.compression: Optional[str] = None  # stdin: sniffed when opened
+        self.path: Optional[str] = None
+        self.size: Optional[int] = None
+        self.mtime_ns: Optional[int] = None
+        base = arg.lower()
+        if not self.is_stdin:
+            for suffix, kind in _COMPRESSED_SUFFIXES:
+                if base.endswith(suffix):
+                    self.compression, base = kind, base[: -len(suffix)]
+                    break
+        if base.endswith(".parquet"):
+            if self.compression:
+                raise CliError(f"{arg}: Parquet files are compressed inside; give the .parquet file")
+            self.kind = PARQUET
+        elif jsonl or base.endswith((".jsonl", ".ndjson")):
+            self.kind = JSONL
+        else:
+            self.kind = LINES if lines else TEXT
+        if self.is_stdin:
+            return
+        try:
+            st = os.stat(arg)
+        except FileNotFoundError:
+            raise CliError(f"{arg}: no such file") from None
+        except OSError as e:
+            raise CliError(f"{arg}: cannot access: {e.strerror or e}") from None
+        if os.path.isdir(arg):
+            raise CliError(f"{arg}: is a directory, expected a text, JSON Lines or Parquet file")
+        self.path = os.path.abspath(arg)
+        self.size = st.st_size
+        self.mtime_ns = st.st_mtime_ns
+        if self.compression == "zstd":
+            _require("zstandard", "zstandard", arg, ".zst files")
+        if self.kind == PARQUET:
+            _require("pyarrow.parquet", "pyarrow", arg, "Parquet files")
+
+    def describe(self) -> dict:
+        """What the manifest records to recognise this input on --resume."""
+        return {"path": self.path, "kind": self.kind, "compression": self.compression,
+                "size": self.size, "mtime_ns": self.mtime_ns}
+
+
+# --------------------------------------------------------------------------
+# Byte streams.
+
+
+class _ZstdReader:
+    """Decompresses a zstandard stream of any number of frames.
+
+    (zstandard's own stream_reader ends quietly at a truncated frame; a
+    decompressobj per frame tells a complete frame from a cut one.) Input is
+    fed in pieces sized so one call yields a few MB, keeping memory bounded.
+    """
+
+    def __init__(self, raw, name: str):
+        self._zstd = _require("zstandard", "zstandard", name, ".zst files")
+        self._raw = raw
+        self._name = name
+        self._dctx = self._zstd.ZstdDecompressor()
+        self._frame = None
+        self._frame_fed = False
+        self._out: List[bytes] = []
+        self._out_len = 0
+        self._piece = 1 << 16
+        self._eof = False
+
+    def _decompress(self, data: bytes) -> None:
+        while data:
+            if self._frame is None:
+                self._frame = self._dctx.decompressobj()
+                self._frame_fed = False
+            try:
+                out = self._frame.decompress(data)
+            except self._zstd.ZstdError as e:
+                raise CliError(f"{self._name}: not valid zstandard data: {e}") from None
+            self._frame_fed = True
+            if out:
+                self._out.append(out)
+                self._out_len += len(out)
+                ratio = max(1, len(out) // max(1, len(data)))
+                self._piece = max(1 << 12, min(1 << 20, (4 << 20) // ratio))
+            if self._frame.eof:
+                data = self._frame.unused_data
+                self._frame = None
+            else:
+                data = b""
+
+    def read(self, n: int) -> bytes:
+        while self._out_len < n and not self._eof:
+            data = self._raw.read(self._piece)
+            if not data:
+                self._eof = True
+                if self._frame is not None and self._frame_fed:
+                    raise CliError(f"{self._name}: zstandard data is truncated (the last frame is cut)")
+                break
+            self._decompress(data)
+        if not self._out:
+            return b""
+        joined = self._out[0] if len(self._out) == 1 else b"".join(self._out)
+        result, rest = joined[:n], joined[n:]
+        self._out = [rest] if rest else []
+        self._out_len = len(rest)
+        return result
+
+
+class _Stream:
+    """The decompressed bytes of one text or JSON Lines input.
+
+    ``read(n)`` returns n bytes unless the input ends first;
+    ``raw_position()`` is how far into the file (compressed bytes) it is.
+    """
+
+    def __init__(self, spec: InputSpec):
+        self.spec = spec
+        self.name = spec.name
+        self._prefix = b""
+        self._count = 0
+        if spec.is_stdin:
+            self._raw = sys.stdin.buffer
+            self._prefix = self._raw_read(4)
+            if self._prefix.startswith(_GZIP_MAGIC):
+                spec.compression = "gzip"
+            elif self._prefix.startswith(_ZSTD_MAGIC):
+                spec.compression = "zstd"
+        else:
+            try:
+                self._raw = open(spec.arg, "rb", buffering=0)
+            except OSError as e:
+                raise CliError(f"{spec.name}: cannot open: {e.strerror or e}") from None
+        source = self if spec.compression else None
+        if spec.compression == "gzip":
+            self._dec = gzip.GzipFile(fileobj=_RawAdapter(source), mode="rb")
+        elif spec.compression == "zstd":
+            self._dec = _ZstdReader(_RawAdapter(source), spec.name)
+        else:
+            self._dec = None
+
+    def _raw_read(self, n: int) -> bytes:
+        try:
+            data = self._raw.read(n)
+        except OSError as e:
+            raise CliError(f"{self.name}: read error: {e.strerror or e}") from None
+        return data or b""
+
+    def read_raw(self, n: int) -> bytes:
+        """Reads up to n bytes of the file itself (compressed data, if any)."""
+        if self._prefix:
+            data, self._prefix = self._prefix[:n], self._prefix[n:]
+        else:
+            data = self._raw_read(n)
+        self._count += len(data)
+        return data
+
+    def raw_position(self) -> int:
+        return self._count
+
+    def read(self, n: int) -> bytes:
+        parts: List[bytes] = []
+        want = n
+        while want > 0:
+            if self._dec is None:
+                data = self.read_raw(want)
+            else:
+                try:
+                    data = self._dec.read(want)
+                except (OSError, EOFError, zlib.error) as e:
+                    raise CliError(
+                        f"{self.name}: not valid gzip data near compressed byte "
+                        f"{self._count}: {e}"
+                    ) from None
+            if not data:
+                break
+            parts.append(data)
+            want -= len(data)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def skip(self, n: int) -> None:
+        """Passes over the first n decompressed bytes (for --resume)."""
+        if self._dec is None and not self.spec.is_stdin:
+            self._raw.seek(n)
+            self._count = n
+            return
+        while n > 0:
+            data = self.read(min(n, _MAX_READ))
+            if not data:
+                break
+            n -= len(data)
+
+    def close(self) -> None:
+        if not self.spec.is_stdin:
+            self._raw.close()
+
+
+class _RawAdapter:
+    """Lets a decompressor read the file through _Stream (which counts bytes)."""
+
+    def __init__(self, stream: _Stream):
+        self._stream = stream
+
+    def read(self, n: int = -1) -> bytes:
+        return self._stream.read_raw(n if n is not None and n >= 0 else _MAX_READ)
+
+    def readable(self) -> bool:
+        return True
+
+
+# --------------------------------------------------------------------------
+# UTF-8 checks with messages that name the line and byte offset.
+
+
+def _utf8_error(name: str, data, e: UnicodeDecodeError, pos: int, offset: int,
+                line: int, line_start: int) -> CliError:
+    """``pos``: error index in ``data``; ``offset``: stream offset of data[0];
+    ``line``/``line_start``: line number and stream offset of the line data[0] is in."""
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    newlines = data.count(b"\n", 0, pos)
+    if newlines:
+        line += newlines
+        line_start = offset + data.rfind(b"\n", 0, pos) + 1
+    bad = data[pos : pos + min(4, max(1, e.end - e.start))]
+    return CliError(
+        f"{name}:{line}: invalid UTF-8 at byte offset {offset + pos} "
+        f"(column {offset + pos - line_start + 1} in bytes): {e.reason} {bad!r}"
+    )
+
+
+def decode_utf8(name: str, data: bytes, offset: int, line: int) -> str:
+    """Returns ``data`` decoded; raises CliError naming the line and byte offset."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _utf8_error(name, data, e, e.start, offset, line, offset) from None
+
+
+def check_utf8(name: str, data: bytes, offset: int, line: int) -> None:
+    if not data.isascii():
+        decode_utf8(name, data, offset, line)
+
+
+class _Utf8Checker:
+    """Validates one document that arrives in blocks (a character may be cut
+    between two blocks); tracks lines for the messages."""
+
+    def __init__(self, name: str, offset: int = 0, line: int = 1):
+        self.name = name
+        self.offset = offset  # stream offset of the next block
+        self.line = line
+        self.line_start = offset
+        self.carry = b""  # the start of a character cut at the last block's end
+
+    def _fail(self, data, e, pos, data_offset):
+        return _utf8_error(self.name, data, e, pos, data_offset, self.line, self.line_start)
+
+    def feed(self, block: bytes) -> None:
+        if self.carry or not block.isascii():
+            start = 0
+            if self.carry:
+                head = self.carry + block[:3]
+                head_offset = self.offset - len(self.carry)
+                try:
+                    _, used = codecs.utf_8_decode(head, "strict", False)
+                except UnicodeDecodeError as e:
+                    raise self._fail(head, e, e.start, head_offset) from None
+                start = used - len(self.carry)
+                if start < 0:  # still cut: the block was shorter than the character
+                    self.carry = head
+                    self.offset += len(block)
+                    return
+                self.carry = b""
+            view = memoryview(block)[start:]
+            try:
+                _, used = codecs.utf_8_decode(view, "strict", False)
+            except UnicodeDecodeError as e:
+                raise self._fail(block, e, start + e.start, self.offset) from None
+            self.carry = bytes(view[used:])
+        newlines = block.count(b"\n")
+        if newlines:
+            self.line += newlines
+            self.line_start = self.offset + block.rfind(b"\n") + 1
+        self.offset += len(block)
+
+    def finish(self) -> None:
+        if self.carry:
+            e = UnicodeDecodeError("utf-8", self.carry, 0, len(self.carry), "unexpected end of data")
+            raise self._fail(self.carry, e, 0, self.offset - len(self.carry))
+
+
+# --------------------------------------------------------------------------
+# Events.
+
+
+class Docs:
+    """Whole documents from one input; ``ends[j]``/``lines[j]``: the cursor
+    offset and line after document j, in input ``next_input``."""
+
+    __slots__ = ("docs", "next_input", "ends", "lines", "consumed", "text_bytes")
+
+    def __init__(self, docs, next_input, ends, lines, consumed, text_bytes):
+        self.docs = docs
+        self.next_input = next_input
+        self.ends = ends
+        self.lines = lines
+        self.consumed = consumed
+        self.text_bytes = text_bytes
+
+
+class StreamStart:
+    __slots__ = ("name", "consumed")
+
+    def __init__(self, name: str, consumed: int = 0):
+        self.name = name
+        self.consumed = consumed
+
+
+class StreamChunk:
+    __slots__ = ("data", "consumed")
+
+    def __init__(self, data: bytes, consumed: int):
+        self.data = data
+        self.consumed = consumed
+
+
+class StreamEnd:
+    __slots__ = ("cursor", "consumed")
+
+    def __init__(self, cursor: Cursor, consumed: int):
+        self.cursor = cursor
+        self.consumed = consumed
+
+
+class Skipped:
+    __slots__ = ("consumed",)
+
+    def __init__(self, consumed: int):
+        self.consumed = consumed
+
+
+class Batch:
+    """Documents for one encode_to_numpy call (several Docs, in order)."""
+
+    __slots__ = ("parts", "consumed", "text_bytes", "_starts")
+
+    def __init__(self, parts: List[Docs]):
+        self.parts = parts
+        self.consumed = sum(p.consumed for p in parts)
+        self.text_bytes = sum(p.text_bytes for p in parts)
+        self._starts: Optional[List[int]] = None
+
+    def documents(self) -> list:
+        if len(self.parts) == 1:
+            return self.parts[0].docs
+        return list(itertools.chain.from_iterable(p.docs for p in self.parts))
+
+    def cursor(self, j: int) -> Cursor:
+        """The cursor after the batch's document j."""
+        if self._starts is None:
+            self._starts = [0, *itertools.accumulate(len(p.docs) for p in self.parts)]
+        k = bisect.bisect_right(self._starts, j) - 1
+        part = self.parts[k]
+        j -= self._starts[k]
+        return Cursor(part.next_input, int(part.ends[j]), int(part.lines[j]))
+
+
+def batches(events, batch_bytes: int):
+    """Groups Docs events into Batches of at least batch_bytes of text (the
+    last may be smaller); other events pass through in order, each flushing
+    the batch gathered before it."""
+    pending: List[Docs] = []
+    size = 0
+    for ev in events:
+        if isinstance(ev, Docs):
+            pending.append(ev)
+            size += ev.text_bytes
+            if size >= batch_bytes:
+                yield Batch(pending)
+                pending, size = [], 0
+            continue
+        if pending:
+            yield Batch(pending)
+            pending, size = [], 0
+        yield ev
+    if pending:
+        yield Batch(pending)
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return "a string"
+
+
+# --------------------------------------------------------------------------
+# Readers.
+
+
+class DocumentSource:
+    """Reads the inputs from ``start`` on and yields events (see the module doc)."""
+
+    def __init__(self, inputs: Sequence[InputSpec], *, field: str, skip_empty: bool,
+                 batch_bytes: int, start: Cursor = Cursor(0, 0, 1)):
+        self.inputs = inputs
+        self.field = field
+        self.skip_empty = skip_empty
+        self.block = batch_bytes  # plain-text blocks; longer documents stream
+        self.read_bytes = max(_MIN_READ, min(batch_bytes // 4, _MAX_READ))
+        self.long_line = max(batch_bytes, self.read_bytes)
+        self.start = start
+        self.text_bytes = 0  # bytes of text in the documents read
+        self._mark = 0
+
+    def _consumed(self, stream) -> int:
+        pos = stream.raw_position()
+        used, self._mark = pos - self._mark, pos
+        return used
+
+    def events(self) -> Iterator[object]:
+        for i, spec in enumerate(self.inputs):
+            if i < self.start.input:
+                yield Skipped(spec.size or 0)
+                continue
+            resume = self.start if i == self.start.input else Cursor(i, 0, 1)
+            if spec.kind == PARQUET:
+                yield from self._parquet(i, spec, resume.offset)
+                continue
+            stream = _Stream(spec)
+            self._mark = 0
+            try:
+                if resume.offset:
+                    stream.skip(resume.offset)
+                    yield Skipped(self._consumed(stream))
+                if spec.kind == TEXT:
+                    yield from self._text(i, spec, stream)
+                else:
+                    yield from self._lines(i, spec, stream, resume.offset, resume.line)
+                while stream.read(_MAX_READ):  # a gzip trailer, or the rest of stdin
+                    pass
+                rest = self._consumed(stream)
+                if rest:
+                    yield Docs([], i + 1, (), (), rest, 0)
+            finally:
+                stream.close()
+
+    def _text(self, i: int, spec: InputSpec, stream: _Stream):
+        size = self.block
+        first = stream.read(size)
+        second = stream.read(size) if len(first) == size else b""
+        if not second:
+            check_utf8(spec.name, first, 0, 1)
+            docs = [] if self.skip_empty and not first else [first]
+            self.text_bytes += len(first)
+            yield Docs(docs, i + 1, (0,), (1,), self._consumed(stream), len(first))
+            return
+        yield StreamStart(spec.name)
+        checker = _Utf8Checker(spec.name)
+        chunk, ahead = first, second
+        while chunk:
+            checker.feed(chunk)
+            self.text_bytes += len(chunk)
+            yield StreamChunk(chunk, self._consumed(stream))
+            chunk, ahead = ahead, (stream.read(size) if ahead else b"")
+        checker.finish()
+        yield StreamEnd(Cursor(i + 1, 0, 1), self._consumed(stream))
+
+    def _lines(self, i: int, spec: InputSpec, stream: _Stream, offset: int, line_no: int):
+        """One document per line (--lines) or per non-blank JSON line."""
+        jsonl = spec.kind == JSONL
+        pending: List[bytes] = []  # a partial line (no newline in it)
+        pending_len = 0
+        remainder: Optional[bytes] = None
+        while True:
+            chunk = remainder if remainder is not None else stream.read(self.read_bytes)
+            remainder = None
+            if not chunk:
+                break
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                pending.append(chunk)
+                pending_len += len(chunk)
+                if not jsonl and pending_len >= self.long_line:
+                    remainder, offset, line_no = yield from self._long_line(
+                        i, spec, stream, pending, offset, line_no)
+                    pending, pending_len = [], 0
+                continue
+            head = chunk[: cut + 1] if cut + 1 < len(chunk) else chunk
+            block = b"".join([*pending, head]) if pending else head
+            rest = chunk[cut + 1 :]
+            pending, pending_len = ([rest], len(rest)) if rest else ([], 0)
+            docs = self._line_docs(i, spec, block, offset, line_no, jsonl)
+            docs.consumed = self._consumed(stream)
+            yield docs
+            offset += len(block)
+            line_no += block.count(b"\n")
+        if pending:
+            block = b"".join(pending)
+            docs = self._line_docs(i, spec, block, offset, line_no, jsonl)
+            docs.consumed = self._consumed(stream)
+            yield docs
+
+    def _long_line(self, i, spec, stream, pending, offset, line_no):
+        """Streams a line longer than --batch-bytes (--lines mode); returns
+        (bytes read past its end, their offset, their line number)."""
+        yield StreamStart(spec.name)
+        checker = _Utf8Checker(spec.name, offset, line_no)
+        held = b""  # a final "\r" is dropped when "\n" follows, so hold it back
+
+        def piece(data: bytes, last: bool):
+            nonlocal held
+            if held:
+                data = held + data
+            held = b""
+            if data.endswith(b"\r"):
+                data = data[:-1]
+                held = b"" if last else b"\r"
+            if data:
+                checker.feed(data)
+                self.text_bytes += len(data)
+                return StreamChunk(data, self._consumed(stream))
+            return None
+
+        length = 0
+        for chunk in pending:
+            length += len(chunk)
+            ev = piece(chunk, False)
+            if ev is not None:
+                yield ev
+        while True:
+            chunk = stream.read(self.read_bytes)
+            nl = chunk.find(b"\n") if chunk else -1
+            if nl < 0 and chunk:
+                length += len(chunk)
+                ev = piece(chunk, False)
+                if ev is not None:
+                    yield ev
+                continue
+            if chunk:
+                length += nl + 1
+                ev = piece(chunk[:nl], True)
+            else:  # the input ends inside this line
+                ev = piece(b"", True)
+            if ev is not None:
+                yield ev
+            checker.finish()
+            end = offset + length
+            yield StreamEnd(Cursor(i, end, line_no + 1), self._consumed(stream))
+            rest = chunk[nl + 1 :] if chunk else b""
+            return (rest if rest else None), end, line_no + 1
+
+    def _line_docs(self, i, spec, block: bytes, offset: int, line_no: int, jsonl: bool) -> Docs:
+        raw = block.split(b"\n")
+        if block.endswith(b"\n"):
+            raw.pop()
+        ends = np.cumsum(np.fromiter(map(len, raw), np.int64, len(raw)) + 1) + offset
+        if ends.size and not block.endswith(b"\n"):
+            ends[-1] -= 1  # the last line of the input has no terminator
+        if jsonl:
+            text = decode_utf8(spec.name, block, offset, line_no)
+            if offset == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            docs, kept = self._json_docs(spec.name, text.split("\n"), line_no)
+            idx = np.asarray(kept, dtype=np.int64)
+            ends, lines = ends[idx], idx + line_no + 1
+        else:
+            check_utf8(spec.name, block, offset, line_no)
+            docs = raw
+            if b"\r" in block:
+                docs = [ln[:-1] if ln.endswith(b"\r") else ln for ln in docs]
+            lines = np.arange(line_no + 1, line_no + 1 + len(docs), dtype=np.int64)
+            if self.skip_empty:
+                keep = np.fromiter(map(len, docs), np.int64, len(docs)) > 0
+                if not keep.all():
+                    docs = list(itertools.compress(docs, keep))
+                    ends, lines = ends[keep], lines[keep]
+        text_bytes = sum(map(len, docs))
+        self.text_bytes += text_bytes
+        return Docs(docs, i, ends, lines, 0, text_bytes)
+
+    def _json_docs(self, name: str, lines: List[str], line_no: int):
+        field = self.field
+        loads = json.loads
+        docs: List[bytes] = []
+        kept: List[int] = []
+        for k, line in enumerate(lines):
+            if not line or line.isspace():
+                continue
+            where = f"{name}:{line_no + k}"
+            try:
+                obj = loads(line)
+            except ValueError as e:
+                msg = getattr(e, "msg", str(e))
+                col = getattr(e, "colno", None)
+                raise CliError(f"{where}: invalid JSON{f' at column {col}' if col else ''}: {msg}") from None
+            if not isinstance(obj, dict):
+                raise CliError(f"{where}: expected a JSON object with a {field!r} field, "
+                               f"got {_json_type(obj)}")
+            try:
+                value = obj[field]
+            except KeyError:
+                keys = ", ".join(repr(key) for key in list(obj)[:8]) or "none"
+                raise CliError(f"{where}: missing field {field!r} (fields present: {keys})") from None
+            if not isinstance(value, str):
+                raise CliError(f"{where}: field {field!r} is {_json_type(value)}, expected a string")
+            try:
+                doc = value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise CliError(f"{where}: field {field!r} holds an unpaired surrogate escape "
+                               "(\\ud800-\\udfff), which is not valid UTF-8") from None
+            if self.skip_empty and not doc:
+                continue
+            docs.append(doc)
+            kept.append(k)
+        return docs, kept
+
+    def _parquet(self, i: int, spec: InputSpec, start_row: int):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        name, field = spec.name, self.field
+        try:
+            pf = pq.ParquetFile(spec.arg)
+        except (pa.ArrowException, OSError) as e:
+            raise CliError(f"{name}: not a readable Parquet file: {e}") from None
+        schema = pf.schema_arrow
+        if schema.get_field_index(field) < 0:
+            cols = ", ".join(repr(n) for n in schema.names[:8]) or "none"
+            raise CliError(f"{name}: no column {field!r} (columns: {cols}); choose one with --field")
+        typ = schema.field(field).type
+        is_text = pa.types.is_string(typ) or pa.types.is_large_string(typ) or (
+            hasattr(pa.types, "is_string_view") and pa.types.is_string_view(typ))
+        is_binary = pa.types.is_binary(typ) or pa.types.is_large_binary(typ)
+        if not (is_text or is_binary):
+            raise CliError(f"{name}: column {field!r} holds {typ}, expected strings")
+        md = pf.metadata
+        total_rows = max(1, md.num_rows)
+        col_bytes = 0
+        groups, row = [], 0
+        for g in range(md.num_row_groups):
+            rg = md.row_group(g)
+            for c in range(rg.num_columns):
+                if rg.column(c).path_in_schema == field:
+                    col_bytes += rg.column(c).total_uncompressed_size
+            if row + rg.num_rows <= start_row:
+                row += rg.num_rows
+            else:
+                groups.append(g)
+        if start_row:
+            yield Skipped(spec.size * start_row // total_rows)
+        rows_per_batch = max(1, min(65536, self.read_bytes * total_rows // max(1, col_bytes)))
+        skip = start_row - row
+        done_raw = spec.size * start_row // total_rows
+        if not groups:
+            return
+        try:
+            for batch in pf.iter_batches(batch_size=rows_per_batch, row_groups=groups,
+                                         columns=[field], use_threads=True):
+                col = batch.column(0)
+                if skip:
+                    drop = min(skip, len(col))
+                    col, row, skip = col.slice(drop), row + drop, skip - drop
+                n = len(col)
+                if not n:
+                    continue
+                if col.null_count:
+                    first = pc.index(pc.is_null(col), True).as_py()
+                    raise CliError(f"{name}: row {row + first}: field {field!r} is null, "
+                                   "expected a string")
+                docs = col.to_pylist()
+                if is_binary:
+                    for k, d in enumerate(docs):
+                        try:
+                            d.decode("utf-8")
+                        except UnicodeDecodeError as e:
+                            raise CliError(f"{name}: row {row + k}: field {field!r}: invalid "
+                                           f"UTF-8 at byte offset {e.start}: {e.reason}") from None
+                ends = np.arange(row + 1, row + n + 1, dtype=np.int64)
+                text_bytes = int(pc.sum(pc.binary_length(col)).as_py() or 0)
+                if self.skip_empty:
+                    keep = np.asarray(pc.greater(pc.binary_length(col), 0))
+                    if not keep.all():
+                        docs = list(itertools.compress(docs, keep))
+                        ends = ends[keep]
+                row += n
+                raw = spec.size * row // total_rows
+                self.text_bytes += text_bytes
+                yield Docs(docs, i, ends, np.zeros(len(ends), np.int64), raw - done_raw, text_bytes)
+                done_raw = raw
+        except pa.ArrowException as e:
+            raise CliError(f"{name}: cannot read Parquet data near row {row}: {e}") from None
