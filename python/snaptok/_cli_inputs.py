@@ -31,7 +31,7 @@ import json
 import os
 import sys
 import zlib
-from typing import Iterator, List, Optional, Sequence
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -304,17 +304,31 @@ def check_utf8(name: str, data: bytes, offset: int, line: int) -> None:
 
 class _Utf8Checker:
     """Validates one document that arrives in blocks (a character may be cut
-    between two blocks); tracks lines for the messages."""
+    between two blocks).
 
-    def __init__(self, name: str, offset: int = 0, line: int = 1):
+    Error messages need the line number. Counting newlines costs more than the
+    check itself, so with ``locate`` (a function giving ``(line, line_start)``
+    for a stream offset, by reading the input again) lines are only counted
+    once an error is found; without it they are counted as blocks pass, unless
+    ``count_lines`` is False (the blocks of one long line hold no newline).
+    """
+
+    def __init__(self, name: str, offset: int = 0, line: int = 1, *,
+                 locate: Optional[Callable[[int], Tuple[int, int]]] = None,
+                 count_lines: bool = True):
         self.name = name
         self.offset = offset  # stream offset of the next block
         self.line = line
         self.line_start = offset
         self.carry = b""  # the start of a character cut at the last block's end
+        self.locate = locate
+        self.count_lines = count_lines and locate is None
 
     def _fail(self, data, e, pos, data_offset):
-        return _utf8_error(self.name, data, e, pos, data_offset, self.line, self.line_start)
+        line, line_start = self.line, self.line_start
+        if self.locate is not None:
+            line, line_start = self.locate(data_offset)
+        return _utf8_error(self.name, data, e, pos, data_offset, line, line_start)
 
     def feed(self, block: bytes) -> None:
         if self.carry or not block.isascii():
@@ -338,7 +352,7 @@ class _Utf8Checker:
             except UnicodeDecodeError as e:
                 raise self._fail(block, e, start + e.start, self.offset) from None
             self.carry = bytes(view[used:])
-        newlines = block.count(b"\n")
+        newlines = block.count(b"\n") if self.count_lines else 0
         if newlines:
             self.line += newlines
             self.line_start = self.offset + block.rfind(b"\n") + 1
@@ -348,6 +362,26 @@ class _Utf8Checker:
         if self.carry:
             e = UnicodeDecodeError("utf-8", self.carry, 0, len(self.carry), "unexpected end of data")
             raise self._fail(self.carry, e, 0, self.offset - len(self.carry))
+
+
+def _locate_line(spec: InputSpec, offset: int) -> Tuple[int, int]:
+    """Reads ``spec`` again up to ``offset``; returns the line number there and
+    the offset where that line starts (for error messages)."""
+    stream = _Stream(spec)
+    try:
+        line, line_start, pos = 1, 0, 0
+        while pos < offset:
+            block = stream.read(min(_MAX_READ, offset - pos))
+            if not block:
+                break
+            newlines = block.count(b"\n")
+            if newlines:
+                line += newlines
+                line_start = pos + block.rfind(b"\n") + 1
+            pos += len(block)
+        return line, line_start
+    finally:
+        stream.close()
 
 
 # --------------------------------------------------------------------------
@@ -474,7 +508,7 @@ class DocumentSource:
         self.inputs = inputs
         self.field = field
         self.skip_empty = skip_empty
-        self.block = batch_bytes  # plain-text blocks; longer documents stream
+        self.block = batch_bytes  # documents longer than this stream, in read_bytes blocks
         self.read_bytes = max(_MIN_READ, min(batch_bytes // 4, _MAX_READ))
         self.long_line = max(batch_bytes, self.read_bytes)
         self.start = start
@@ -514,23 +548,32 @@ class DocumentSource:
                 stream.close()
 
     def _text(self, i: int, spec: InputSpec, stream: _Stream):
-        size = self.block
-        first = stream.read(size)
-        second = stream.read(size) if len(first) == size else b""
-        if not second:
-            check_utf8(spec.name, first, 0, 1)
-            docs = [] if self.skip_empty and not first else [first]
-            self.text_bytes += len(first)
-            yield Docs(docs, i + 1, (0,), (1,), self._consumed(stream), len(first))
-            return
+        """One document per file: whole if it fits in --batch-bytes, else
+        streamed in read_bytes blocks."""
+        chunks: List[bytes] = []
+        total = 0
+        while total <= self.block:
+            chunk = stream.read(self.read_bytes)
+            if not chunk:
+                doc = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+                check_utf8(spec.name, doc, 0, 1)
+                docs = [] if self.skip_empty and not doc else [doc]
+                self.text_bytes += len(doc)
+                yield Docs(docs, i + 1, (0,), (1,), self._consumed(stream), len(doc))
+                return
+            chunks.append(chunk)
+            total += len(chunk)
         yield StreamStart(spec.name)
-        checker = _Utf8Checker(spec.name)
-        chunk, ahead = first, second
-        while chunk:
+        locate = None if spec.is_stdin else (lambda offset: _locate_line(spec, offset))
+        checker = _Utf8Checker(spec.name, locate=locate)
+        chunks.reverse()
+        while True:
+            chunk = chunks.pop() if chunks else stream.read(self.read_bytes)
+            if not chunk:
+                break
             checker.feed(chunk)
             self.text_bytes += len(chunk)
             yield StreamChunk(chunk, self._consumed(stream))
-            chunk, ahead = ahead, (stream.read(size) if ahead else b"")
         checker.finish()
         yield StreamEnd(Cursor(i + 1, 0, 1), self._consumed(stream))
 
@@ -573,7 +616,7 @@ class DocumentSource:
         """Streams a line longer than --batch-bytes (--lines mode); returns
         (bytes read past its end, their offset, their line number)."""
         yield StreamStart(spec.name)
-        checker = _Utf8Checker(spec.name, offset, line_no)
+        checker = _Utf8Checker(spec.name, offset, line_no, count_lines=False)
         held = b""  # a final "\r" is dropped when "\n" follows, so hold it back
 
         def piece(data: bytes, last: bool):

@@ -681,7 +681,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      default=0, metavar="N", help="encoding threads (default 0: all cores)")
     enc.add_argument("--batch-bytes", type=_parse_size, default=DEFAULT_BATCH_BYTES, metavar="N",
                      help="text per encode call, e.g. 16M (default), 512K, 1G; a document larger "
-                     "than this is streamed in blocks of this size. Memory is a few times N")
+                     "than this is streamed in blocks of N/4 (64K..16M). Memory is a few times N")
     enc.add_argument("--compress", action="store_true", help="deflate the .npz (smaller, slower)")
     enc.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="always show progress on stderr (default: when stderr is a terminal "
