@@ -390,17 +390,25 @@ def _locate_line(spec: InputSpec, offset: int) -> Tuple[int, int]:
 
 class Docs:
     """Whole documents from one input; ``ends[j]``/``lines[j]``: the cursor
-    offset and line after document j, in input ``next_input``."""
+    offset and line after document j, in input ``next_input``. They are only
+    needed where a shard ends, so ``locate()`` may compute them on demand."""
 
-    __slots__ = ("docs", "next_input", "ends", "lines", "consumed", "text_bytes")
+    __slots__ = ("docs", "next_input", "_ends", "_lines", "consumed", "text_bytes", "_locate")
 
-    def __init__(self, docs, next_input, ends, lines, consumed, text_bytes):
+    def __init__(self, docs, next_input, ends, lines, consumed, text_bytes, locate=None):
         self.docs = docs
         self.next_input = next_input
-        self.ends = ends
-        self.lines = lines
+        self._ends = ends
+        self._lines = lines
         self.consumed = consumed
         self.text_bytes = text_bytes
+        self._locate = locate
+
+    def cursor_at(self, j: int) -> Cursor:
+        if self._ends is None:
+            self._ends, self._lines = self._locate()
+            self._locate = None
+        return Cursor(self.next_input, int(self._ends[j]), int(self._lines[j]))
 
 
 class StreamStart:
@@ -456,8 +464,7 @@ class Batch:
             self._starts = [0, *itertools.accumulate(len(p.docs) for p in self.parts)]
         k = bisect.bisect_right(self._starts, j) - 1
         part = self.parts[k]
-        j -= self._starts[k]
-        return Cursor(part.next_input, int(part.ends[j]), int(part.lines[j]))
+        return part.cursor_at(j - self._starts[k])
 
 
 def batches(events, batch_bytes: int):
@@ -480,6 +487,22 @@ def batches(events, batch_bytes: int):
         yield ev
     if pending:
         yield Batch(pending)
+
+
+_JSON_SCAN = json.JSONDecoder().scan_once
+_MISSING = object()
+
+
+def _json_loads(where: str, line: str):
+    """json.loads, with its error turned into a CliError naming the line."""
+    try:
+        return json.loads(line)
+    except ValueError as e:
+        msg = getattr(e, "msg", str(e))
+        col = getattr(e, "colno", None)
+        raise CliError(f"{where}: invalid JSON{f' at column {col}' if col else ''}: {msg}") from None
+    except RecursionError:
+        raise CliError(f"{where}: invalid JSON: nested too deeply") from None
 
 
 def _json_type(value) -> str:
@@ -597,18 +620,31 @@ class DocumentSource:
                         i, spec, stream, pending, offset, line_no)
                     pending, pending_len = [], 0
                 continue
-            head = chunk[: cut + 1] if cut + 1 < len(chunk) else chunk
-            block = b"".join([*pending, head]) if pending else head
-            rest = chunk[cut + 1 :]
-            pending, pending_len = ([rest], len(rest)) if rest else ([], 0)
-            docs = self._line_docs(i, spec, block, offset, line_no, jsonl)
+            if jsonl:
+                head = chunk[: cut + 1] if cut + 1 < len(chunk) else chunk
+                block = b"".join([*pending, head]) if pending else head
+                tail = chunk[cut + 1 :]
+                docs, n = self._jsonl_docs(i, spec, block, offset, line_no)
+                size = len(block)
+            else:  # split the chunk itself: no copy of the block
+                parts = chunk.split(b"\n")
+                tail = parts.pop()
+                if pending:
+                    parts[0] = b"".join([*pending, parts[0]])
+                size = pending_len + cut + 1
+                docs = self._text_line_docs(i, spec, parts, chunk, size, offset, line_no, False)
+                n = len(parts)
+            pending, pending_len = ([tail], len(tail)) if tail else ([], 0)
             docs.consumed = self._consumed(stream)
             yield docs
-            offset += len(block)
-            line_no += block.count(b"\n")
+            offset += size
+            line_no += n
         if pending:
             block = b"".join(pending)
-            docs = self._line_docs(i, spec, block, offset, line_no, jsonl)
+            if jsonl:
+                docs, _ = self._jsonl_docs(i, spec, block, offset, line_no)
+            else:
+                docs = self._text_line_docs(i, spec, [block], block, len(block), offset, line_no, True)
             docs.consumed = self._consumed(stream)
             yield docs
 
@@ -661,68 +697,101 @@ class DocumentSource:
             rest = chunk[nl + 1 :] if chunk else b""
             return (rest if rest else None), end, line_no + 1
 
-    def _line_docs(self, i, spec, block: bytes, offset: int, line_no: int, jsonl: bool) -> Docs:
-        raw = block.split(b"\n")
-        if block.endswith(b"\n"):
-            raw.pop()
-        ends = np.cumsum(np.fromiter(map(len, raw), np.int64, len(raw)) + 1) + offset
-        if ends.size and not block.endswith(b"\n"):
-            ends[-1] -= 1  # the last line of the input has no terminator
-        if jsonl:
-            text = decode_utf8(spec.name, block, offset, line_no)
-            if offset == 0 and text.startswith("\ufeff"):
-                text = text[1:]
-            docs, kept = self._json_docs(spec.name, text.split("\n"), line_no)
-            idx = np.asarray(kept, dtype=np.int64)
-            ends, lines = ends[idx], idx + line_no + 1
-        else:
-            check_utf8(spec.name, block, offset, line_no)
-            docs = raw
-            if b"\r" in block:
-                docs = [ln[:-1] if ln.endswith(b"\r") else ln for ln in docs]
-            lines = np.arange(line_no + 1, line_no + 1 + len(docs), dtype=np.int64)
-            if self.skip_empty:
-                keep = np.fromiter(map(len, docs), np.int64, len(docs)) > 0
-                if not keep.all():
-                    docs = list(itertools.compress(docs, keep))
-                    ends, lines = ends[keep], lines[keep]
+    def _text_line_docs(self, i, spec, parts: List[bytes], chunk: bytes, size: int,
+                        offset: int, line_no: int, final: bool) -> Docs:
+        """--lines: ``parts`` are the lines of ``size`` bytes read at ``offset``;
+        parts[0] may hold a partial line carried from before ``chunk``; every
+        part but a final one ended with a newline."""
+        name = spec.name
+        first = parts[0]
+        check_utf8(name, first, offset, line_no)
+        if len(parts) > 1 and not chunk.isascii():
+            start = chunk.find(b"\n") + 1
+            view = memoryview(chunk)[start : chunk.rfind(b"\n") + 1]
+            try:
+                codecs.utf_8_decode(view, "strict", True)
+            except UnicodeDecodeError as e:
+                at = offset + len(first) + 1
+                raise _utf8_error(name, view, e, e.start, at, line_no + 1, at) from None
+        n = len(parts)
+        if not self.skip_empty and b"\r" not in chunk and b"\r" not in first:
+            text_bytes = size - (n - 1 if final else n)
+            self.text_bytes += text_bytes
+
+            def locate():
+                ends = np.cumsum(np.fromiter(map(len, parts), np.int64, n) + 1) + offset
+                if final:
+                    ends[-1] -= 1  # the last line of the input has no terminator
+                return ends, np.arange(line_no + 1, line_no + 1 + n, dtype=np.int64)
+
+            return Docs(parts, i, None, None, 0, text_bytes, locate)
+        ends = np.cumsum(np.fromiter(map(len, parts), np.int64, n) + 1) + offset
+        if final:
+            ends[-1] -= 1
+        docs = [ln[:-1] if ln.endswith(b"\r") else ln for ln in parts]
+        lines = np.arange(line_no + 1, line_no + 1 + n, dtype=np.int64)
+        if self.skip_empty:
+            keep = np.fromiter(map(len, docs), np.int64, n) > 0
+            if not keep.all():
+                docs = list(itertools.compress(docs, keep))
+                ends, lines = ends[keep], lines[keep]
         text_bytes = sum(map(len, docs))
         self.text_bytes += text_bytes
         return Docs(docs, i, ends, lines, 0, text_bytes)
 
+    def _jsonl_docs(self, i, spec, block: bytes, offset: int, line_no: int):
+        """Returns (Docs, number of lines) for a block of whole JSON lines."""
+        ends = np.flatnonzero(np.frombuffer(block, np.uint8) == 10) + (offset + 1)
+        if not block.endswith(b"\n"):  # the last line of the input has no terminator
+            ends = np.append(ends, offset + len(block))
+        text = decode_utf8(spec.name, block, offset, line_no)
+        if offset == 0 and text.startswith("\ufeff"):
+            text = text[1:]
+        docs, kept = self._json_docs(spec.name, text.split("\n"), line_no)
+        idx = np.asarray(kept, dtype=np.int64)
+        text_bytes = sum(map(len, docs))
+        self.text_bytes += text_bytes
+        return Docs(docs, i, ends[idx], idx + line_no + 1, 0, text_bytes), len(ends)
+
     def _json_docs(self, name: str, lines: List[str], line_no: int):
+        """Returns (documents, indices of the lines they came from). ASCII texts
+        stay ``str`` (the engine reads their UTF-8 without a copy); others
+        become ``bytes``, which also rejects unpaired surrogate escapes."""
         field = self.field
-        loads = json.loads
-        docs: List[bytes] = []
+        skip_empty = self.skip_empty
+        scan = _JSON_SCAN
+        docs: list = []
         kept: List[int] = []
         for k, line in enumerate(lines):
-            if not line or line.isspace():
+            if not line:
                 continue
-            where = f"{name}:{line_no + k}"
-            try:
-                obj = loads(line)
-            except ValueError as e:
-                msg = getattr(e, "msg", str(e))
-                col = getattr(e, "colno", None)
-                raise CliError(f"{where}: invalid JSON{f' at column {col}' if col else ''}: {msg}") from None
-            if not isinstance(obj, dict):
-                raise CliError(f"{where}: expected a JSON object with a {field!r} field, "
-                               f"got {_json_type(obj)}")
-            try:
-                value = obj[field]
-            except KeyError:
-                keys = ", ".join(repr(key) for key in list(obj)[:8]) or "none"
-                raise CliError(f"{where}: missing field {field!r} (fields present: {keys})") from None
-            if not isinstance(value, str):
+            try:  # the C scanner without json.loads' Python wrapper; any doubt -> loads
+                obj, end = scan(line, 0)
+                if end != len(line) and not line[end:].isspace():
+                    raise ValueError
+            except Exception:
+                if line.isspace():
+                    continue
+                obj = _json_loads(f"{name}:{line_no + k}", line)
+            if type(obj) is not dict:
+                raise CliError(f"{name}:{line_no + k}: expected a JSON object with a {field!r} "
+                               f"field, got {_json_type(obj)}")
+            value = obj.get(field, _MISSING)
+            if type(value) is not str:
+                where = f"{name}:{line_no + k}"
+                if value is _MISSING:
+                    keys = ", ".join(repr(key) for key in list(obj)[:8]) or "none"
+                    raise CliError(f"{where}: missing field {field!r} (fields present: {keys})")
                 raise CliError(f"{where}: field {field!r} is {_json_type(value)}, expected a string")
-            try:
-                doc = value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise CliError(f"{where}: field {field!r} holds an unpaired surrogate escape "
-                               "(\\ud800-\\udfff), which is not valid UTF-8") from None
-            if self.skip_empty and not doc:
+            if not value.isascii():
+                try:
+                    value = value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise CliError(f"{name}:{line_no + k}: field {field!r} holds an unpaired "
+                                   "surrogate escape (\\ud800-\\udfff), which is not valid UTF-8") from None
+            elif skip_empty and not value:
                 continue
-            docs.append(doc)
+            docs.append(value)
             kept.append(k)
         return docs, kept
 
