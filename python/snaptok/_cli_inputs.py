@@ -824,8 +824,8 @@ class DocumentSource:
             for c in range(rg.num_columns):
                 if rg.column(c).path_in_schema == field:
                     col_bytes += rg.column(c).total_uncompressed_size
-            if row + rg.num_rows <= start_row:
-                row += rg.num_rows
+            if not groups and row + rg.num_rows <= start_row:
+                row += rg.num_rows  # a whole row group before the resume point
             else:
                 groups.append(g)
         if start_row:
