@@ -158,7 +158,7 @@ class _Progress:
         self.stream = stream
         self.start = time.perf_counter()
         self.skipped = 0
-        self.last = 0.0
+        self.last = self.start  # the first line comes one interval in
         self.interval = 0.25 if self.tty else 10.0
         self.width = 0
 
