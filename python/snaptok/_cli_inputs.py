@@ -9,7 +9,8 @@ compressed; standard input ("-") is sniffed for both.
 ``DocumentSource.events()`` turns the inputs into events, in document order:
 
 * ``Docs``: whole documents from one input (UTF-8 ``bytes``, or ``str``
-  from Parquet), each with the ``Cursor`` where the next document starts;
+  from JSON Lines and Parquet), each with the ``Cursor`` where the next
+  document starts;
 * ``StreamStart``, ``StreamChunk``..., ``StreamEnd``: one document larger
   than ``--batch-bytes`` (a big text file, or a very long line), in blocks
   for ``Tokenizer.document_encoder``;

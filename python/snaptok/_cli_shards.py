@@ -475,8 +475,14 @@ class ShardSet:
         return self.current
 
     def _close(self, cursor: Cursor) -> None:
-        shard, self.current = self.current, None
-        sizes = shard.close()
+        shard = self.current
+        try:
+            sizes = shard.close()
+        except BaseException:
+            shard.abort()  # its temporary files; what was renamed is complete
+            self.current = None
+            raise
+        self.current = None
         fsync_directory(self.layout.directory)
         entry = {"index": len(self.done), "files": [os.path.basename(p) for p in shard.files],
                  "bytes": sizes, "documents": shard.documents, "tokens": shard.tokens,

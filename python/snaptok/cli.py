@@ -245,7 +245,7 @@ class _Encoder:
         self.threads = threads
         self.dtype = dtype
         self._doc = None
-        self._name = ""
+        self._name = ""  # the input of the document being streamed, if any
 
     def _ids(self, ids) -> np.ndarray:
         ids = np.asarray(ids)
@@ -277,12 +277,16 @@ class _Encoder:
                 return self._ids(self._doc.feed(item.data))
             if isinstance(item, StreamEnd):
                 doc, self._doc = self._doc, None
-                return self._ids(doc.finish())
+                ids = self._ids(doc.finish())
+                self._name = ""
+                return ids
         except (CliError, EncodeFailed):
             raise
         except Exception as e:
+            # The reader checks UTF-8 first; should the engine still refuse a
+            # streamed document's bytes, its message has the byte offset.
             msg = str(e) or type(e).__name__
-            if "UTF-8" in msg and self._doc is not None:
+            if "UTF-8" in msg and self._name:
                 raise CliError(f"{self._name}: {msg}") from e
             raise EncodeFailed(msg) from e
         raise TypeError(f"unexpected work item {item!r}")

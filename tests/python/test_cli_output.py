@@ -501,3 +501,50 @@ def test_summary(tmp_path, capsys):
     for piece in (f"documents  {len(offsets) - 1:,}", f"tokens     {len(ids):,} (uint32)", "MB/s",
                   "tokens/s", f"output     {out} + {tmp_path / 's.idx'}"):
         assert piece in text, (piece, text)
+
+
+def test_failure_while_closing_a_shard_removes_its_temporary_files(tmp_path, monkeypatch, capsys):
+    src = _lines_file(tmp_path)
+
+    def no_space(tmp, final):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_cli_shards, "publish", no_space)
+    for args in (["-o", str(tmp_path / "a.npz"), "--shard-size", str(SHARD)],
+                 ["-o", str(tmp_path / "b.bin")], ["-o", str(tmp_path / "c.npz"), "--compress"]):
+        assert cli.main(["encode", str(src), "--lines", "-q", *args]) == 1
+        assert "No space left" in capsys.readouterr().err
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["lines.txt"]
+
+
+@needs_document_encoder
+def test_engine_refusing_a_streamed_document_is_bad_input(tmp_path, monkeypatch, capsys):
+    """Should the engine reject bytes the reader let through, the message
+    names the input (exit 2), not a tokenizer failure."""
+    import snaptok
+
+    real = cli._load_tokenizer
+
+    class Refusing:
+        def __init__(self, tok):
+            self._tok = tok
+
+        def __getattr__(self, name):
+            return getattr(self._tok, name)
+
+        def document_encoder(self, **kwargs):
+            class Enc:
+                def feed(self, chunk):
+                    return np.zeros(0, np.uint32)
+
+                def finish(self):
+                    raise snaptok.SnaptokError("invalid UTF-8 at byte 12345")
+            return Enc()
+
+    monkeypatch.setattr(cli, "_load_tokenizer", lambda spec: (Refusing(real(spec)[0]), *real(spec)[1:]))
+    src = tmp_path / "big.txt"
+    src.write_text(sample_text(), encoding="utf-8")
+    assert cli.main(["encode", str(src), "-o", str(tmp_path / "o.npz"), "--batch-bytes", "4K"]) == 2
+    err = capsys.readouterr().err
+    assert f"{src}: invalid UTF-8 at byte 12345" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
