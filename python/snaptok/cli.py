@@ -16,10 +16,10 @@ Example::
     $ snaptok encode corpus.jsonl -o corpus.npz --tokenizer gpt2
     $ python -c "import numpy as np; z = np.load('corpus.npz'); print(z['ids'][:10])"
 
-Reading (``_cli_inputs``), encoding (``Tokenizer.encode_to_numpy`` and
-``Tokenizer.document_encoder``, GIL released, all cores) and writing
-(``_cli_shards``) run in three threads, each a bounded queue ahead of the
-next. Every file is written under a temporary name and renamed when complete.
+Reading (``_cli_streams``, ``_cli_inputs``), encoding
+(``Tokenizer.encode_to_numpy`` and ``Tokenizer.document_encoder``, GIL
+released, all cores) and writing (``_cli_shards``) run in three threads, each
+a bounded queue ahead of the next (``_cli_pipeline``). Every file is written under a temporary name and renamed when complete.
 Bad input (a missing file, invalid UTF-8, a JSON line that does not parse or
 lacks the text field) stops the run with exit status 2 and a message naming
 the file, the line and the byte offset.
@@ -32,12 +32,8 @@ import contextlib
 import hashlib
 import os
 import re
-import signal
 import sys
-import threading
 import time
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import IO, Iterator, List, Optional, Sequence
@@ -45,8 +41,8 @@ from typing import IO, Iterator, List, Optional, Sequence
 import numpy as np
 
 from ._cli_common import CliError, Cursor, EncodeFailed
-from ._cli_inputs import (Batch, DocumentSource, InputSpec, Skipped, StreamChunk, StreamEnd,
-                          StreamStart, batches)
+from ._cli_inputs import Batch, DocumentSource, InputSpec, Skipped, StreamStart, batches
+from ._cli_pipeline import Encoder, Terminated, Writer, run_pipeline, sigterm_as_exception
 from ._cli_shards import Manifest, OutputLayout, ShardSet, remove_previous, resume_manifest
 
 __all__ = ["main", "builtin_tokenizers", "CliError", "EncodeFailed"]
@@ -57,8 +53,6 @@ DEFAULT_FIELD = "text"
 DEFAULT_BATCH_BYTES = 16 << 20
 # Without a terminal, progress is shown only for inputs at least this large.
 PROGRESS_MIN_BYTES = 64 << 20
-# Work items in flight per stage (reading -> encoding -> writing).
-PIPELINE_DEPTH = 2
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
@@ -70,10 +64,6 @@ _SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d*)?)\s*([kmgt]?)(?:i?b)?$")
 _COUNT_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9, "t": 10**12}
 _COUNT_RE = re.compile(r"^(\d+(?:\.\d*)?)\s*([kmgbt]?)$")
-
-
-class _Terminated(BaseException):
-    """SIGTERM arrived: stop like Ctrl-C, exit status 143."""
 
 
 # --------------------------------------------------------------------------
@@ -233,151 +223,6 @@ def _make_progress(total: Optional[int], mode: Optional[bool], stream: IO[str]):
 
 
 # --------------------------------------------------------------------------
-# The three stages.
-
-
-class _Encoder:
-    """Encoding stage: one worker thread, items in document order."""
-
-    def __init__(self, tokenizer, add_special: bool, threads: int, dtype: np.dtype):
-        self.tokenizer = tokenizer
-        self.add_special = add_special
-        self.threads = threads
-        self.dtype = dtype
-        self._doc = None
-        self._name = ""  # the input of the document being streamed, if any
-
-    def _ids(self, ids) -> np.ndarray:
-        ids = np.asarray(ids)
-        if self.dtype == np.uint16:
-            if ids.size and int(ids.max()) >= _UINT16_LIMIT:
-                raise CliError(f"token id {int(ids.max())} does not fit in uint16; use --dtype uint32")
-            return ids.astype(np.uint16)
-        return ids if ids.dtype == np.uint32 else ids.astype(np.uint32)
-
-    def __call__(self, item):
-        try:
-            if isinstance(item, Batch):
-                docs = item.documents()
-                if not docs:
-                    return None
-                ids, offsets = self.tokenizer.encode_to_numpy(
-                    docs, add_special_tokens=self.add_special, num_threads=self.threads)
-                offsets = np.asarray(offsets, dtype=np.int64)
-                if len(offsets) != len(docs) + 1 or len(ids) != offsets[-1]:
-                    raise EncodeFailed(f"encode_to_numpy returned {len(ids)} ids and "
-                                       f"{len(offsets)} offsets for {len(docs)} documents")
-                return self._ids(ids), offsets
-            if isinstance(item, StreamStart):
-                self._name = item.name
-                self._doc = self.tokenizer.document_encoder(
-                    add_special_tokens=self.add_special, num_threads=self.threads)
-                return None
-            if isinstance(item, StreamChunk):
-                return self._ids(self._doc.feed(item.data))
-            if isinstance(item, StreamEnd):
-                doc, self._doc = self._doc, None
-                ids = self._ids(doc.finish())
-                self._name = ""
-                return ids
-        except (CliError, EncodeFailed):
-            raise
-        except Exception as e:
-            # The reader checks UTF-8 first; should the engine still refuse a
-            # streamed document's bytes, its message has the byte offset.
-            msg = str(e) or type(e).__name__
-            if "UTF-8" in msg and self._name:
-                raise CliError(f"{self._name}: {msg}") from e
-            raise EncodeFailed(msg) from e
-        raise TypeError(f"unexpected work item {item!r}")
-
-
-class _Writer:
-    """Writing stage: one worker thread; stops doing anything after a failure."""
-
-    def __init__(self, shards: ShardSet):
-        self.shards = shards
-        self.failed = False
-
-    def __call__(self, item, result) -> None:
-        if self.failed:
-            return
-        try:
-            if isinstance(item, Batch):
-                if result is not None:
-                    self.shards.add_documents(result[0], result[1], item.cursor)
-            elif isinstance(item, StreamStart):
-                self.shards.begin_document()
-            elif isinstance(item, StreamChunk):
-                self.shards.add_partial(result)
-            elif isinstance(item, StreamEnd):
-                self.shards.add_partial(result)
-                self.shards.end_document(item.cursor)
-        except BaseException:
-            self.failed = True
-            raise
-
-
-def _run_pipeline(items, encode, write, on_done, check_item) -> None:
-    """Reads items here, encodes them in one thread and writes them in another,
-    at most PIPELINE_DEPTH items waiting per stage, all in order."""
-    enc_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snaptok-encode")
-    wr_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snaptok-write")
-    encoding: deque = deque()
-    writing: deque = deque()
-
-    def hand_over(keep: int) -> None:
-        while len(encoding) > keep:
-            future, item = encoding.popleft()
-            result = future.result()
-            writing.append(wr_pool.submit(write, item, result))
-            on_done(item, result)
-            while len(writing) > PIPELINE_DEPTH:
-                writing.popleft().result()
-
-    try:
-        for item in items:
-            if isinstance(item, Skipped):
-                on_done(item, None)
-                continue
-            check_item(item)
-            encoding.append((enc_pool.submit(encode, item), item))
-            hand_over(PIPELINE_DEPTH)
-        hand_over(0)
-        while writing:
-            writing.popleft().result()
-    finally:
-        for future, _ in encoding:
-            future.cancel()
-        for future in writing:
-            future.cancel()
-        enc_pool.shutdown(wait=True, cancel_futures=True)
-        wr_pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextlib.contextmanager
-def _sigterm_as_exception():
-    """Turns SIGTERM into _Terminated (main thread only), so temporary files
-    are removed as for Ctrl-C."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise _Terminated()
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-# --------------------------------------------------------------------------
 # The encode command.
 
 
@@ -504,8 +349,8 @@ def _run_encode(args: argparse.Namespace) -> int:
         progress = None if args.quiet else _make_progress(total, args.progress, err_stream)
         source = DocumentSource(inputs, field=field, skip_empty=args.skip_empty,
                                 batch_bytes=args.batch_bytes, start=start)
-        encoder = _Encoder(tokenizer, add_special, args.threads, dtype)
-        writer = _Writer(shards)
+        encoder = Encoder(tokenizer, add_special, args.threads, dtype)
+        writer = Writer(shards)
         counts = {"done": 0, "skipped": 0, "tokens": 0}
         warned = []
 
@@ -540,8 +385,8 @@ def _run_encode(args: argparse.Namespace) -> int:
             pass  # --resume of a finished run: nothing left to do
         else:
             try:
-                with _sigterm_as_exception():
-                    _run_pipeline(batches(source.events(), args.batch_bytes), encoder, writer,
+                with sigterm_as_exception():
+                    run_pipeline(batches(source.events(), args.batch_bytes), encoder, writer,
                                   on_done, check_item)
                     shards.finish(Cursor(len(inputs), 0, 1))
                 if progress:
@@ -724,7 +569,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except _Terminated:
+    except Terminated:
         print(f"{PROG}: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     except OSError as e:
