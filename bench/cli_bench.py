@@ -13,7 +13,8 @@ its lines as {"text": ...} records), then runs, each in its own process:
 * baseline: reads the file in ~16 MB batches cut at newlines and calls
   ``Tokenizer.encode_to_numpy`` on each (for jsonl: json.loads per line, a
   list of texts per batch; for lines: a list of lines per batch), keeping
-  only the id count;
+  only the id count (with --baseline-writes: writing the ids to a file,
+  serially, as a simple script would);
 * cli: ``python -m snaptok encode FILE -o OUT ...``.
 
 alternately, --repeat times (default 3), and prints the best wall time,
@@ -39,6 +40,7 @@ BASELINE = r"""
 import json, sys
 import snaptok
 path, kind, tokenizer, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+out = open(sys.argv[5], "wb") if len(sys.argv) > 5 else None
 tok = snaptok.Tokenizer.from_file(tokenizer)
 n = 0
 with open(path, "rb") as f:
@@ -58,7 +60,14 @@ with open(path, "rb") as f:
             docs = block.split(b"\n")
         else:
             docs = [json.loads(line)["text"] for line in block.decode("utf-8").split("\n") if line]
-        n += len(tok.encode_to_numpy(docs)[0])
+        ids = tok.encode_to_numpy(docs)[0]
+        n += len(ids)
+        if out is not None:
+            out.write(ids)
+if out is not None:
+    out.flush()
+    import os
+    os.fsync(out.fileno())
 print(n)
 """
 
@@ -115,6 +124,8 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep the generated input and output")
     ap.add_argument("--cli-args", default="", help="extra snaptok encode arguments")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each, alternating (default 3)")
+    ap.add_argument("--baseline-writes", action="store_true",
+                    help="the baseline also writes its ids to a file (and fsyncs it)")
     args = ap.parse_args()
 
     tokenizer = args.tokenizer or str(resources.files("snaptok").joinpath("data", "gpt2", "tokenizer.json"))
@@ -133,6 +144,8 @@ def main() -> None:
         cmd += args.cli_args.split()
 
         base_cmd = [sys.executable, "-c", BASELINE, src, args.kind, tokenizer, str(16 << 20)]
+        if args.baseline_writes:
+            base_cmd.append(os.path.join(work, "baseline.ids"))
         base_walls, cli_walls, base_rss, cli_rss = [], [], 0, 0
         for _ in range(max(1, args.repeat)):
             wall, rss, base_out = _run(base_cmd, env)
@@ -144,10 +157,11 @@ def main() -> None:
         base_wall, cli_wall = min(base_walls), min(cli_walls)
         out_bytes = sum(os.path.getsize(os.path.join(work, f)) for f in os.listdir(work)
                         if f.startswith("out"))
+        base_label = "baseline+write" if args.baseline_writes else "baseline"
         mb = size / 1e6
         print(f"input      {mb:,.0f} MB {args.kind}, {int(base_out):,} tokens")
-        print(f"baseline   {base_wall:6.2f} s  {mb / base_wall:7.1f} MB/s  peak RSS {base_rss / 2**20:7.0f} MiB")
-        print(f"cli        {cli_wall:6.2f} s  {mb / cli_wall:7.1f} MB/s  peak RSS {cli_rss / 2**20:7.0f} MiB"
+        print(f"{base_label:<14} {base_wall:6.2f} s  {mb / base_wall:7.1f} MB/s  peak RSS {base_rss / 2**20:7.0f} MiB")
+        print(f"{'cli':<14} {cli_wall:6.2f} s  {mb / cli_wall:7.1f} MB/s  peak RSS {cli_rss / 2**20:7.0f} MiB"
               f"  ({args.format}{', shards ' + args.shard_size if args.shard_size else ''})")
         print(f"ratio      {base_wall / cli_wall:.2f} (cli throughput / baseline throughput, best of "
               f"{len(cli_walls)}; all runs: baseline {' '.join(f'{w:.2f}' for w in base_walls)} s, "
