@@ -1,4 +1,6 @@
-"""Tests of the ``snaptok encode`` command line (snaptok/cli.py).
+"""Tests of the ``snaptok encode`` command line (snaptok/cli.py): options,
+document modes, errors. Input kinds and streaming: test_cli_inputs.py;
+formats, shards and resume: test_cli_output.py; helpers: cli_helpers.py.
 
 The CLI is run both in a subprocess (``python -m snaptok``) and in-process
 through ``snaptok.cli.main``. Every written .npz is checked id by id against
@@ -9,129 +11,16 @@ in tmp_path; the only data used is what the package bundles.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 hf = pytest.importorskip("tokenizers")
 
+from cli_helpers import (MIXED_LINES, SAMPLE, assert_matches_hf, load_npz, run_module,  # noqa: E402
+                         write_jsonl, write_lines)
+from cli_helpers import big_vocab_tokenizer, gpt2_path, template_tokenizer  # noqa: E402,F401 (fixtures)
 from snaptok import cli  # noqa: E402
-
-GPT2 = resources.files("snaptok").joinpath("data", "gpt2", "tokenizer.json")
-SAMPLE = resources.files("snaptok").joinpath("data", "sample.txt")
-
-MIXED_LINES = [
-    "Hello world, it's a test.",
-    "",
-    "  leading and trailing spaces  ",
-    "Ünïcödé: naïve café, 東京タワー, Привет мир, مرحبا",
-    "emoji 👩‍👩‍👧‍👦 and flags 🇫🇷 e\u0301 combining",
-    "digits 1234567890 3.14159 and tabs\there",
-    "They'll've SHE'S we'RE 'tis",
-    "<|endoftext|> in the middle <|endoftext|>",
-    "last line without newline",
-]
-
-
-def run_module(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "snaptok", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=600,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-    )
-
-
-def load_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    with np.load(path) as z:
-        assert sorted(z.files) == ["ids", "offsets"]
-        return z["ids"], z["offsets"]
-
-
-def split_docs(ids: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
-    assert offsets.dtype == np.int64
-    assert offsets.ndim == 1 and ids.ndim == 1
-    assert offsets[0] == 0 and offsets[-1] == len(ids)
-    assert np.all(np.diff(offsets) >= 0)
-    return [ids[offsets[i] : offsets[i + 1]].tolist() for i in range(len(offsets) - 1)]
-
-
-def hf_ids(tokenizer, docs: list[str], add_special_tokens: bool = True) -> list[list[int]]:
-    """HF tokenizers' ids; tokenizer is a path or a package resource."""
-    tok = hf.Tokenizer.from_str(Path(tokenizer).read_text(encoding="utf-8")
-                                if isinstance(tokenizer, (str, Path))
-                                else tokenizer.read_text(encoding="utf-8"))
-    return [e.ids for e in tok.encode_batch(docs, add_special_tokens=add_special_tokens)]
-
-
-def assert_matches_hf(out: Path, docs: list[str], tokenizer=GPT2, add_special_tokens=True, dtype=np.uint32):
-    ids, offsets = load_npz(out)
-    assert ids.dtype == dtype
-    got = split_docs(ids, offsets)
-    want = hf_ids(tokenizer, docs, add_special_tokens)
-    assert len(got) == len(want)
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g == w, f"document {i} ({docs[i][:40]!r}) differs"
-
-
-@pytest.fixture
-def gpt2_path(tmp_path) -> Path:
-    dst = tmp_path / "gpt2-tokenizer.json"
-    dst.write_bytes(GPT2.read_bytes())
-    return dst
-
-
-@pytest.fixture
-def template_tokenizer(tmp_path, gpt2_path) -> Path:
-    """GPT-2 with a post-processor that wraps every document in <|endoftext|>."""
-    from tokenizers import processors
-
-    tok = hf.Tokenizer.from_file(str(gpt2_path))
-    tok.post_processor = processors.TemplateProcessing(
-        single="<|endoftext|> $A <|endoftext|>",
-        pair="<|endoftext|> $A <|endoftext|> $B:1 <|endoftext|>:1",
-        special_tokens=[("<|endoftext|>", 50256)],
-    )
-    path = tmp_path / "gpt2-template.json"
-    path.write_text(tok.to_str(), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def big_vocab_tokenizer(tmp_path) -> Path:
-    """GPT-2 with its vocabulary padded to 70,000 tokens: too many for uint16.
-
-    The extra tokens have no merges, so they never occur and the ids of real
-    text stay GPT-2's.
-    """
-    spec = json.loads(GPT2.read_text(encoding="utf-8"))
-    vocab = spec["model"]["vocab"]
-    for i in range(len(vocab), 70_000):
-        vocab[f"\u0120unreachable{i}"] = i
-    path = tmp_path / "big-vocab.json"
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    assert hf.Tokenizer.from_file(str(path)).get_vocab_size() == 70_000
-    return path
-
-
-def write_lines(path: Path, lines: list[str], newline: str = "\n", final_newline: bool = True) -> Path:
-    text = newline.join(lines) + (newline if final_newline else "")
-    path.write_bytes(text.encode("utf-8"))
-    return path
-
-
-def write_jsonl(path: Path, records: list, raw_lines: list[str] | None = None) -> Path:
-    lines = [json.dumps(r, ensure_ascii=False) for r in records]
-    if raw_lines:
-        lines += raw_lines
-    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
-    return path
 
 
 # --------------------------------------------------------------------------
@@ -261,17 +150,26 @@ def test_only_empty_lines_skipped_gives_no_documents(tmp_path):
 
 @pytest.mark.parametrize("batch_bytes", [1, 5, 7, 20, 1000])
 def test_batching_keeps_order_and_accounts_every_byte(batch_bytes):
-    blocks = [([b"ab", b"", b"cdef"], 9, 6), ([], 3, 0), ([b"g" * 11, b"hi"], 15, 13), ([b"j"], 2, 1)]
+    from snaptok._cli_inputs import Batch, Docs, StreamChunk, StreamEnd, StreamStart, batches
 
-    class FakeReader:
-        def blocks(self):
-            yield from blocks
+    def docs(items, consumed):
+        n = len(items)
+        return Docs(items, 0, list(range(1, n + 1)), [1] * n, consumed, sum(map(len, items)))
 
-    batches = list(cli._batches(FakeReader(), batch_bytes))
-    assert [d for docs, _ in batches for d in docs] == [d for b in blocks for d in b[0]]
-    assert sum(used for _, used in batches) == sum(b[1] for b in blocks)
-    for docs, _ in batches[:-1]:
-        assert sum(map(len, docs)) >= batch_bytes
+    events = [docs([b"ab", b"", b"cdef"], 9), docs([], 3), docs([b"g" * 11, b"hi"], 15),
+              StreamStart("big"), StreamChunk(b"x" * 30, 30), StreamEnd(None, 0), docs([b"j"], 2)]
+    out = list(batches(iter(events), batch_bytes))
+    got = [d for b in out if isinstance(b, Batch) for d in b.documents()]
+    assert got == [b"ab", b"", b"cdef", b"g" * 11, b"hi", b"j"]
+    assert sum(b.consumed for b in out) == 59
+    # A stream flushes the batch before it and keeps its place.
+    kinds = [type(b).__name__ for b in out]
+    assert kinds[kinds.index("StreamStart") - 1] == "Batch"
+    assert kinds[kinds.index("StreamEnd") + 1] == "Batch"
+    flushed = out[kinds.index("StreamStart") - 1]
+    for b in out:
+        if isinstance(b, Batch) and b is not flushed and b is not out[-1]:
+            assert b.text_bytes >= batch_bytes
 
 
 def test_jsonl_with_field(tmp_path):
