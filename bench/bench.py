@@ -455,8 +455,11 @@ def thread_env(threads: int) -> dict[str, str]:
         "TOKENIZERS_PARALLELISM": "false" if threads == 1 else "true",
         "SNAPTOK_NUM_THREADS": n,
         "OMP_NUM_THREADS": n,
-        "OPENBLAS_NUM_THREADS": n,
-        "MKL_NUM_THREADS": n,
+        # NumPy's BLAS, which no tokenizer uses: with more than one thread its
+        # idle workers spin after import and take CPU from the timed run
+        # (seen in perf as blas_thread_server on a 2-thread run).
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
     }
 
 

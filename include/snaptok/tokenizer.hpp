@@ -502,12 +502,17 @@ class Tokenizer {
     // for every chunk, so placing them moves nothing already there.
     std::size_t all_bytes = 0;
     for (const Unit& u : units) all_bytes += u.bytes.size();
-    ids.reserve(ids.size() + all_bytes / 3 + 16);
+    auto reserve = [](std::vector<std::uint32_t>& v, std::size_t n) {
+      if (v.capacity() >= n) return;
+      v.reserve(n);
+      runtime::advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
+    };
+    reserve(ids, ids.size() + all_bytes / 3 + 16);
     run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
       std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
       std::size_t bytes = 0;
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
-      if (c > 0) out.reserve(bytes / 3 + 16);
+      if (c > 0) reserve(out, bytes / 3 + 16);
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
         encode_unit(settings, ws, units[u], add_special_tokens, out);
         if (units[u].last && !offsets.empty()) {

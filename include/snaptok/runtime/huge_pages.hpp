@@ -20,6 +20,22 @@
 
 namespace snaptok::runtime {
 
+/// Asks for transparent huge pages under the 2 MiB-aligned part of
+/// [p, p + bytes) (Linux; elsewhere, and for less than 4 MiB, nothing): a
+/// large output buffer written once then faults 512 times less often.
+inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+  if (bytes < 2 * kHugePage) return;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHugePage - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 /// Frees what make_huge_array allocated (`mapped` bytes mapped, else malloc'ed).
 struct HugeArrayDeleter {
   std::size_t mapped = 0;
