@@ -226,26 +226,28 @@ def _make_progress(total: Optional[int], mode: Optional[bool], stream: IO[str]):
 # The encode command.
 
 
+def _parse_scaled(text: str, pattern, units, examples: str, what: str) -> int:
+    """``text`` as a number with an optional unit suffix (``pattern`` groups the
+    number and the unit, ``units`` gives each unit's factor); at least 1."""
+    m = pattern.match(text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"bad {what} {text!r} (use e.g. {examples})")
+    value = int(float(m.group(1)) * units[m.group(2)])
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {text!r}")
+    return value
+
+
 def _parse_size(text: str) -> int:
     """Bytes, with binary units: ``16M`` = 16 MiB."""
-    m = _SIZE_RE.match(text.strip().lower())
-    if not m:
-        raise argparse.ArgumentTypeError(f"bad size {text!r} (use e.g. 16M, 512K, 1G or bytes)")
-    value = int(float(m.group(1)) * _SIZE_UNITS[m.group(2)])
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"size must be at least 1 byte, got {text!r}")
-    return value
+    return _parse_scaled(text.strip().lower(), _SIZE_RE, _SIZE_UNITS,
+                         "16M, 512K, 1G or bytes", "size")
 
 
 def _parse_count(text: str) -> int:
     """A count of ids, with decimal units: ``100M`` = 100,000,000."""
-    m = _COUNT_RE.match(text.strip().lower().replace("_", "").replace(",", ""))
-    if not m:
-        raise argparse.ArgumentTypeError(f"bad count {text!r} (use e.g. 100M, 500k, 1G or a number)")
-    value = int(float(m.group(1)) * _COUNT_UNITS[m.group(2)])
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
-    return value
+    return _parse_scaled(text.strip().lower().replace("_", "").replace(",", ""), _COUNT_RE,
+                         _COUNT_UNITS, "100M, 500k, 1G or a number", "count")
 
 
 def _non_negative_int(text: str) -> int:
