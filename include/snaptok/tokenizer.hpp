@@ -145,8 +145,9 @@ class Tokenizer {
   /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
   /// a stream by DocumentEncoder) with the same ids as the whole: byte-level
   /// BPE on hand-written scanners, no normalizer but Unicode forms and
-  /// Lowercase, no added token a cut could change, a post-processor that only puts ids before and after
-  /// the sequence, and no truncation or padding (they need the whole).
+  /// Lowercase, no added token a cut could change, a post-processor that
+  /// only puts ids before and after the sequence, and no truncation or
+  /// padding (they need the whole).
   bool can_split_documents(bool add_special_tokens = true) const {
     return splits_documents(*settings_.load(), add_special_tokens);
   }
@@ -333,14 +334,16 @@ class Tokenizer {
   // letter would take the space after it; a single_word token starting
   // with a space would see a word char before it only in the whole.
   static bool added_tokens_allow_cuts(const AddedVocabulary& added) {
-    auto letter = [](char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; };
+    using scanners::is_ascii_letter;
     for (const auto& [id, token] : added.tokens()) {
       const std::string& c = token.content;
       if (c.empty()) continue;
       for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-        if ((letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && letter(c[i + 1]))) return false;
+        if ((is_ascii_letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && is_ascii_letter(c[i + 1]))) {
+          return false;
+        }
       }
-      if (token.rstrip && letter(c.back())) return false;
+      if (token.rstrip && is_ascii_letter(c.back())) return false;
       if (token.single_word && c.front() == ' ') return false;
     }
     return true;

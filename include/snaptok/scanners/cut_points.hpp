@@ -34,11 +34,15 @@ inline bool cuts_at_cut_points(ScannerKind kind) noexcept {
          kind != ScannerKind::kDeepSeekCjk;
 }
 
+/// Returns true for A-Z and a-z.
+inline bool is_ascii_letter(char c) noexcept {
+  return static_cast<unsigned char>((c | 0x20) - 'a') < 26;
+}
+
 /// Returns true when `p` is a cut point of `text` ("word| word").
 inline bool is_cut_point(std::string_view text, std::size_t p) noexcept {
-  auto letter = [](char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; };
-  return p > 0 && p + 1 < text.size() && text[p] == ' ' && letter(text[p - 1]) &&
-         letter(text[p + 1]);
+  return p > 0 && p + 1 < text.size() && text[p] == ' ' && is_ascii_letter(text[p - 1]) &&
+         is_ascii_letter(text[p + 1]);
 }
 
 /// Returns the first cut point of `text` at or after `from`, or npos.
