@@ -88,11 +88,7 @@ class DocumentEncoder {
   void encode_pending(std::size_t end, bool last, std::vector<std::uint32_t>& ids) {
     const std::string_view part(pending_.data(), end);
     const bool first = encoded_ == 0;
-    const std::size_t part_bytes =
-        threads_ > 1 && splits_
-            ? std::max(Tokenizer::kMinPartBytes,
-                       end / (std::size_t{threads_} * Tokenizer::kChunksPerThread))
-            : 0;
+    const std::size_t part_bytes = Tokenizer::part_bytes_for(end, threads_, splits_);
     std::vector<Tokenizer::Unit> units;
     Tokenizer::add_units(0, part, encoded_, first, last, part_bytes, units);
     try {

@@ -130,9 +130,7 @@ class Tokenizer {
     std::size_t bytes = 0;
     for (const std::string_view t : texts) bytes += t.size();
     const std::size_t part_bytes =
-        threads > 1 && splits_documents(*settings, add_special_tokens)
-            ? std::max(kMinPartBytes, bytes / (std::size_t{threads} * kChunksPerThread))
-            : 0;
+        part_bytes_for(bytes, threads, splits_documents(*settings, add_special_tokens));
     std::vector<Unit> units;
     units.reserve(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -735,6 +733,14 @@ class Tokenizer {
   static constexpr std::size_t kMinChunkBytes = 64 << 10;
   // Parts of a cut text are at least this large.
   static constexpr std::size_t kMinPartBytes = 256 << 10;
+
+  // Returns the size of the parts to cut texts into when `bytes` of work
+  // go to `threads` threads (one chunk's share, at least kMinPartBytes),
+  // or 0 (no cuts) on one thread or when documents may not be cut.
+  static std::size_t part_bytes_for(std::size_t bytes, unsigned threads, bool may_cut) {
+    if (threads <= 1 || !may_cut) return 0;
+    return std::max(kMinPartBytes, bytes / (std::size_t{threads} * kChunksPerThread));
+  }
 
   // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
   // positive number, else every core this process may run on.
