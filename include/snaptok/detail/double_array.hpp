@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/detail/flat.hpp"
+#include "snaptok/st/image.hpp"
+
 namespace snaptok::detail {
 
 class DoubleArrayTrie {
@@ -122,22 +125,43 @@ class DoubleArrayTrie {
     for (const Cell& c : cells_) max_base = std::max(max_base, c.base & kBaseMask);
     cells_.resize(std::max<std::size_t>(last + 1, max_base) + 256, Cell{0, -1});
     values_.resize(cells_.size(), kNone);
-    cells_.shrink_to_fit();
-    values_.shrink_to_fit();
+    cell_table_ = Flat<Cell>(std::move(cells_));
+    value_table_ = Flat<std::uint32_t>(std::move(values_));
+    cells_ = {};
+    values_ = {};
     next_free_ = {};
     prev_free_ = {};
     fails_ = {};
   }
 
+  /// Views a trie stored in a .st image, after checking that every walk
+  /// stays in bounds (base + any byte < size); `what` names the table.
+  static DoubleArrayTrie view(Flat<Cell> cells, Flat<std::uint32_t> values, const st::Image& image,
+                              std::string_view what) {
+    if (cells.size() < 256 || values.size() != cells.size() || cells.size() > 0x7FFFFFFFu) {
+      image.fail(std::string(what) + ": " + std::to_string(cells.size()) + " cells and " +
+                 std::to_string(values.size()) + " values (need equal counts of at least 256)");
+    }
+    for (const Cell& c : cells) {
+      if ((c.base & kBaseMask) + std::size_t{256} > cells.size()) {
+        image.fail(std::string(what) + ": a cell's children lie past the end of the trie");
+      }
+    }
+    DoubleArrayTrie t;
+    t.cell_table_ = std::move(cells);
+    t.value_table_ = std::move(values);
+    return t;
+  }
+
   /// Returns the child of `node` by `byte`, or -1.
   std::int32_t child(std::int32_t node, unsigned char byte) const noexcept {
-    const std::uint32_t t = (cells_[static_cast<std::size_t>(node)].base & kBaseMask) + byte;
-    return cells_[t].check == node ? static_cast<std::int32_t>(t) : -1;
+    const std::uint32_t t = (cell_table_[static_cast<std::size_t>(node)].base & kBaseMask) + byte;
+    return cell_table_[t].check == node ? static_cast<std::int32_t>(t) : -1;
   }
 
   /// Returns the value stored at `node` (kNone when no key ends there).
   std::uint32_t value(std::int32_t node) const noexcept {
-    return values_[static_cast<std::size_t>(node)];
+    return value_table_[static_cast<std::size_t>(node)];
   }
 
   /// Calls fn(length, value) for every key that is a prefix of `text`,
@@ -148,7 +172,7 @@ class DoubleArrayTrie {
     for (std::size_t i = 0; i < text.size(); ++i) {
       node = child(node, static_cast<unsigned char>(text[i]));
       if (node < 0) return;
-      if (cells_[static_cast<std::size_t>(node)].base & kEnds) fn(i + 1, value(node));
+      if (cell_table_[static_cast<std::size_t>(node)].base & kEnds) fn(i + 1, value(node));
     }
   }
 
@@ -162,9 +186,12 @@ class DoubleArrayTrie {
     return key.empty() ? kNone : value(node);
   }
 
-  const Cell* cells() const noexcept { return cells_.data(); }
-  const std::uint32_t* values() const noexcept { return values_.data(); }
-  std::size_t size() const noexcept { return cells_.size(); }
+  const Cell* cells() const noexcept { return cell_table_.data(); }
+  const std::uint32_t* values() const noexcept { return value_table_.data(); }
+  std::size_t size() const noexcept { return cell_table_.size(); }
+  /// The tables, as .st sections hold them.
+  const Flat<Cell>& cell_table() const noexcept { return cell_table_; }
+  const Flat<std::uint32_t>& value_table() const noexcept { return value_table_; }
 
  private:
   // Free cells form a doubly linked list in ascending order, so the search
@@ -230,7 +257,9 @@ class DoubleArrayTrie {
     }
   }
 
-  std::vector<Cell> cells_;
+  Flat<Cell> cell_table_;
+  Flat<std::uint32_t> value_table_;
+  std::vector<Cell> cells_;  // only while building, like the rest below
   std::vector<std::uint32_t> values_;
   static constexpr std::uint8_t kMaxFails = 16;
   static constexpr std::uint8_t kUnlisted = 0xFF;

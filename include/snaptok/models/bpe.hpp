@@ -25,8 +25,9 @@ namespace snaptok {
 
 class BpeModel final : public VocabModel {
  public:
-  /// Reads `{"type": "BPE", "vocab": {...}, "merges": [...], ...}`.
-  explicit BpeModel(const detail::Json& json) {
+  /// Reads `{"type": "BPE", "vocab": {...}, "merges": [...], ...}`; with
+  /// `image`, the vocabulary and merges come from that .st image instead.
+  explicit BpeModel(const detail::Json& json, const st::Image* image = nullptr) {
     if (auto d = json.find("dropout")) {
       // HF holds dropout as an f32 and checks the range after the narrowing.
       const auto p = static_cast<float>(d->f64());
@@ -43,8 +44,12 @@ class BpeModel final : public VocabModel {
     byte_fallback_ = json.get_bool("byte_fallback", false);
     ignore_merges_ = json.get_bool("ignore_merges", false);
 
-    read_vocab(json.at("vocab"));
-    read_merges(json);
+    read_vocab(json, image);
+    if (image) {
+      load_merges(*image);
+    } else {
+      read_merges(json);
+    }
     if (byte_fallback_) {
       for (int b = 0; b < 256; ++b) {
         static constexpr char hex[] = "0123456789ABCDEF";
@@ -109,6 +114,13 @@ class BpeModel final : public VocabModel {
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
 
+  std::string_view type_name() const override { return "BPE"; }
+
+  void save_tables(st::Writer& out) const override {
+    vocab_.save(out);
+    out.add(st::SectionType::bpe_merges, merges_.slots());
+  }
+
   /// Sets the byte budget of the general path's piece cache (0 disables it).
   void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
 
@@ -139,7 +151,8 @@ class BpeModel final : public VocabModel {
   // not count as ranks.
   void read_merges(const detail::Json& json) {
     const auto merges = json.at("merges").array();
-    merges_.reserve(merges.size());
+    detail::U64MapBuilder builder;
+    builder.reserve(merges.size());
     const std::size_t prefix_len = prefix_ ? prefix_->size() : 0;
     const bool strings = !merges.empty() && merges.front().is_string();
     std::uint32_t rank = 0;
@@ -171,9 +184,21 @@ class BpeModel final : public VocabModel {
       const std::string merged = a + b.substr(prefix_len);
       const auto new_id = vocab_.find(merged);
       if (!new_id) m.fail("merged token \"" + merged + "\" is not in the vocabulary");
-      merges_.put(pair_key(*a_id, *b_id), (std::uint64_t{rank} << 32) | *new_id);
+      builder.put(pair_key(*a_id, *b_id), (std::uint64_t{rank} << 32) | *new_id);
       ++rank;
     }
+    merges_ = std::move(builder).build();
+  }
+
+  // Views the merges of a .st image, after checking that every pair and
+  // every merged token is a vocabulary id.
+  void load_merges(const st::Image& image) {
+    const std::uint64_t bound = vocab_.id_bound();
+    merges_ = detail::U64Map::view(
+        image.section<detail::U64Map::Slot>(st::SectionType::bpe_merges), image, "bpe.merges",
+        "a merge holds an id past the vocabulary", [bound](std::uint64_t key, std::uint64_t value) {
+          return std::max({key >> 32, key & 0xFFFFFFFFu, value & 0xFFFFFFFFu}) < bound;
+        });
   }
 
   static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) noexcept {

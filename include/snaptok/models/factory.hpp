@@ -14,7 +14,7 @@
 
 namespace snaptok {
 
-inline ModelPtr make_model(const detail::Json& json) {
+inline ModelPtr make_model(const detail::Json& json, const st::Image* image) {
   if (!json.is_object()) json.fail("expected an object, got " + json.type_name());
   simdjson::dom::element type_el;
   const bool has_type =
@@ -31,24 +31,24 @@ inline ModelPtr make_model(const detail::Json& json) {
         return nullptr;
       }
     };
-    if (auto m = attempt("BPE", [&] { return std::make_shared<BpeModel>(json); })) return m;
-    if (auto m = attempt("WordPiece", [&] { return std::make_shared<WordPieceModel>(json); })) {
+    if (auto m = attempt("BPE", [&] { return std::make_shared<BpeModel>(json, image); })) return m;
+    if (auto m = attempt("WordPiece", [&] { return std::make_shared<WordPieceModel>(json, image); })) {
       return m;
     }
-    if (auto m = attempt("WordLevel", [&] { return std::make_shared<WordLevelModel>(json); })) {
+    if (auto m = attempt("WordLevel", [&] { return std::make_shared<WordLevelModel>(json, image); })) {
       return m;
     }
-    if (auto m = attempt("Unigram", [&] { return std::make_shared<UnigramModel>(json); })) {
+    if (auto m = attempt("Unigram", [&] { return std::make_shared<UnigramModel>(json, image); })) {
       return m;
     }
     json.fail("no \"type\", and it loads as none of BPE, WordPiece, WordLevel, Unigram (" + why +
               ")");
   }
   const std::string_view type = json.type();
-  if (type == "BPE") return std::make_shared<BpeModel>(json);
-  if (type == "Unigram") return std::make_shared<UnigramModel>(json);
-  if (type == "WordPiece") return std::make_shared<WordPieceModel>(json);
-  if (type == "WordLevel") return std::make_shared<WordLevelModel>(json);
+  if (type == "BPE") return std::make_shared<BpeModel>(json, image);
+  if (type == "Unigram") return std::make_shared<UnigramModel>(json, image);
+  if (type == "WordPiece") return std::make_shared<WordPieceModel>(json, image);
+  if (type == "WordLevel") return std::make_shared<WordLevelModel>(json, image);
   json.unknown_type();
 }
 

@@ -31,6 +31,12 @@ class Model {
 
   /// Sets the byte budget of the model's piece cache (no-op without one).
   virtual void set_cache_budget(std::size_t /*bytes*/) {}
+
+  /// The model's "type" in tokenizer.json ("BPE", "Unigram", ...).
+  virtual std::string_view type_name() const = 0;
+  /// Adds the model's tables to a .st image (they are viewed, not copied:
+  /// keep the model alive until the writer is done).
+  virtual void save_tables(st::Writer& out) const = 0;
 };
 
 /// Base of the models whose vocabulary is a {"token": id} object (BPE,
@@ -49,14 +55,21 @@ class VocabModel : public Model {
     vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
     return out;
   }
+  void save_tables(st::Writer& out) const override { vocab_.save(out); }
 
  protected:
-  // Reads a {"token": id, ...} object into the table.
-  void read_vocab(const detail::Json& vocab) {
-    vocab.for_each_member([&](std::string_view token, const detail::Json& id) {
-      vocab_.add(token, id.u32());
+  // Reads the model's {"token": id, ...} "vocab" into the table, or views
+  // the table in `image` when given.
+  void read_vocab(const detail::Json& model, const st::Image* image) {
+    if (image) {
+      vocab_ = detail::Vocab::load(*image);
+      return;
+    }
+    detail::VocabBuilder builder;
+    model.at("vocab").for_each_member([&](std::string_view token, const detail::Json& id) {
+      builder.add(token, id.u32());
     });
-    vocab_.build();
+    vocab_ = std::move(builder).build();
   }
 
   detail::Vocab vocab_;
@@ -64,7 +77,9 @@ class VocabModel : public Model {
 
 using ModelPtr = std::shared_ptr<Model>;
 
-/// Builds the model described by `json` (the tokenizer.json "model" object).
-ModelPtr make_model(const detail::Json& json);
+/// Builds the model described by `json` (the tokenizer.json "model" object),
+/// with its tables from `image` when given (a .st file's pipeline then holds
+/// the model's settings only).
+ModelPtr make_model(const detail::Json& json, const st::Image* image = nullptr);
 
 }  // namespace snaptok

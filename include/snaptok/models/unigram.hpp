@@ -40,44 +40,13 @@ namespace snaptok {
 class UnigramModel final : public Model {
  public:
   /// Reads `{"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ...],
-  /// "byte_fallback": false}`.
-  explicit UnigramModel(const detail::Json& json) {
-    const detail::Json vocab = json.at("vocab");
-    simdjson::dom::array arr;
-    if (vocab.raw().get_array().get(arr) != simdjson::SUCCESS) {
-      vocab.fail("expected an array of [piece, score] pairs, got " + vocab.type_name());
-    }
-    offsets_.reserve(arr.size() + 1);
-    scores_.reserve(arr.size());
-    offsets_.push_back(0);
-    std::size_t index = 0;
-    for (simdjson::dom::element item : arr) {
-      auto bad = [&](std::string_view what) {
-        detail::Json(item, vocab.path() + "[" + std::to_string(index) + "]").fail(what);
-      };
-      simdjson::dom::array pair;
-      if (item.get_array().get(pair) != simdjson::SUCCESS || pair.size() != 2) {
-        bad("expected a [piece, score] pair");
-      }
-      std::string_view piece;
-      if (pair.at(0).get_string().get(piece) != simdjson::SUCCESS) {
-        bad("expected the piece to be a string");
-      }
-      const simdjson::dom::element score = pair.at(1).value_unsafe();
-      double value = 0.0;
-      if (score.is_int64()) {
-        value = static_cast<double>(score.get_int64().value_unsafe());
-      } else if (score.is_uint64()) {
-        value = static_cast<double>(score.get_uint64().value_unsafe());
-      } else if (score.get_double().get(value) == simdjson::SUCCESS) {
-        value = detail::serde_json_f64(value);
-      } else {
-        bad("expected the score to be a number");
-      }
-      pieces_.append(piece);
-      offsets_.push_back(static_cast<std::uint32_t>(pieces_.size()));
-      scores_.push_back(value);
-      ++index;
+  /// "byte_fallback": false}`; with `image`, the tables come from that .st
+  /// image instead of "vocab".
+  explicit UnigramModel(const detail::Json& json, const st::Image* image = nullptr) {
+    if (image) {
+      load_tables(*image);
+    } else {
+      build_tables(json.at("vocab"));
     }
     const auto n = static_cast<std::uint32_t>(scores_.size());
     if (auto u = json.find("unk_id")) {
@@ -94,32 +63,25 @@ class UnigramModel final : public Model {
     if (json.raw().get_object().at_key("byte_fallback").get(bf) == simdjson::SUCCESS) {
       byte_fallback_ = detail::Json(bf, json.path() + ".byte_fallback").boolean();
     }
-
-    // token -> id keeps the last id of a repeated piece (HF's map insert);
-    // the trie stores that id, whose score is the one HF uses.
-    std::vector<std::pair<std::string_view, std::uint32_t>> keys;
-    keys.reserve(n);
-    for (std::uint32_t id = 0; id < n; ++id) {
-      token_to_id_.add(piece(id), id);
-      keys.emplace_back(piece(id), id);
-      min_score_ = std::min(min_score_, scores_[id]);
-    }
-    token_to_id_.build();
-    trie_.build(std::move(keys));
-    // The score of every key's end cell, next to its id: one load per match.
-    ends_.assign(trie_.size(), End{0.0, kNoId});
-    for (std::size_t t = 0; t < trie_.size(); ++t) {
-      if (trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) {
-        const std::uint32_t id = trie_.values()[t];
-        ends_[t] = {scores_[id], id};
-      }
-    }
+    for (const double score : scores_) min_score_ = std::min(min_score_, score);
     unk_score_ = min_score_ - 10.0;
     for (int b = 0; b < 256; ++b) {
       static constexpr char hex[] = "0123456789ABCDEF";
       const char name[] = {'<', '0', 'x', hex[b >> 4], hex[b & 15], '>'};
       byte_ids_[b] = token_to_id_.find(std::string_view(name, 6)).value_or(kNoId);
     }
+  }
+
+  std::string_view type_name() const override { return "Unigram"; }
+
+  void save_tables(st::Writer& out) const override {
+    token_to_id_.save(out);
+    out.add(st::SectionType::unigram_pieces, pieces_.span());
+    out.add(st::SectionType::unigram_offsets, offsets_.span());
+    out.add(st::SectionType::unigram_scores, scores_.span());
+    out.add(st::SectionType::unigram_trie_cells, trie_.cell_table().span());
+    out.add(st::SectionType::unigram_trie_values, trie_.value_table().span());
+    out.add(st::SectionType::unigram_ends, ends_.span());
   }
 
   void tokenize(std::string_view text, std::vector<RawToken>& out) const override {
@@ -152,13 +114,118 @@ class UnigramModel final : public Model {
   }
   bool byte_fallback() const noexcept { return byte_fallback_; }
   /// Returns the score of piece `id` (as HF holds it in memory).
-  double score(std::uint32_t id) const { return scores_.at(id); }
+  double score(std::uint32_t id) const {
+    if (id >= scores_.size()) throw Error("Unigram score: id " + std::to_string(id) + " out of range");
+    return scores_[id];
+  }
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
 
+  struct End {
+    double score;
+    std::uint32_t id;
+    std::uint32_t zero = 0;  // explicit padding: .st bytes are deterministic
+  };
+
+  // Reads the [piece, score] pairs, then builds the lookup tables.
+  void build_tables(const detail::Json& vocab) {
+    simdjson::dom::array arr;
+    if (vocab.raw().get_array().get(arr) != simdjson::SUCCESS) {
+      vocab.fail("expected an array of [piece, score] pairs, got " + vocab.type_name());
+    }
+    std::vector<char> pieces;
+    std::vector<std::uint32_t> offsets{0};
+    std::vector<double> scores;
+    offsets.reserve(arr.size() + 1);
+    scores.reserve(arr.size());
+    std::size_t index = 0;
+    for (simdjson::dom::element item : arr) {
+      auto bad = [&](std::string_view what) {
+        detail::Json(item, vocab.path() + "[" + std::to_string(index) + "]").fail(what);
+      };
+      simdjson::dom::array pair;
+      if (item.get_array().get(pair) != simdjson::SUCCESS || pair.size() != 2) {
+        bad("expected a [piece, score] pair");
+      }
+      std::string_view piece;
+      if (pair.at(0).get_string().get(piece) != simdjson::SUCCESS) {
+        bad("expected the piece to be a string");
+      }
+      const simdjson::dom::element score = pair.at(1).value_unsafe();
+      double value = 0.0;
+      if (score.is_int64()) {
+        value = static_cast<double>(score.get_int64().value_unsafe());
+      } else if (score.is_uint64()) {
+        value = static_cast<double>(score.get_uint64().value_unsafe());
+      } else if (score.get_double().get(value) == simdjson::SUCCESS) {
+        value = detail::serde_json_f64(value);
+      } else {
+        bad("expected the score to be a number");
+      }
+      pieces.insert(pieces.end(), piece.begin(), piece.end());
+      offsets.push_back(static_cast<std::uint32_t>(pieces.size()));
+      scores.push_back(value);
+      ++index;
+    }
+    pieces_ = detail::Flat<char>(std::move(pieces));
+    offsets_ = detail::Flat<std::uint32_t>(std::move(offsets));
+    scores_ = detail::Flat<double>(std::move(scores));
+
+    // token -> id keeps the last id of a repeated piece (HF's map insert);
+    // the trie stores that id, whose score is the one HF uses.
+    const auto n = static_cast<std::uint32_t>(scores_.size());
+    detail::VocabBuilder token_to_id;
+    std::vector<std::pair<std::string_view, std::uint32_t>> keys;
+    keys.reserve(n);
+    for (std::uint32_t id = 0; id < n; ++id) {
+      token_to_id.add(piece(id), id);
+      keys.emplace_back(piece(id), id);
+    }
+    token_to_id_ = std::move(token_to_id).build();
+    trie_.build(std::move(keys));
+    // The score of every key's end cell, next to its id: one load per match.
+    std::vector<End> ends(trie_.size(), End{0.0, kNoId});
+    for (std::size_t t = 0; t < trie_.size(); ++t) {
+      if (trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) {
+        const std::uint32_t id = trie_.values()[t];
+        ends[t] = {scores_[id], id};
+      }
+    }
+    ends_ = detail::Flat<End>(std::move(ends));
+  }
+
+  // Views the tables of a .st image, after checking that every offset and
+  // id they hold is in range.
+  void load_tables(const st::Image& image) {
+    token_to_id_ = detail::Vocab::load(image);
+    pieces_ = image.section<char>(st::SectionType::unigram_pieces);
+    offsets_ = image.section<std::uint32_t>(st::SectionType::unigram_offsets);
+    scores_ = image.section<double>(st::SectionType::unigram_scores);
+    trie_ = detail::DoubleArrayTrie::view(
+        image.section<detail::DoubleArrayTrie::Cell>(st::SectionType::unigram_trie_cells),
+        image.section<std::uint32_t>(st::SectionType::unigram_trie_values), image, "unigram.trie");
+    ends_ = image.section<End>(st::SectionType::unigram_ends);
+    const std::size_t n = scores_.size();
+    if (offsets_.size() != n + 1 || offsets_[0] != 0 || offsets_[n] > pieces_.size()) {
+      image.fail("unigram.offsets: " + std::to_string(offsets_.size()) + " offsets for " +
+                 std::to_string(n) + " pieces, or past the piece bytes");
+    }
+    for (std::size_t id = 0; id < n; ++id) {
+      if (offsets_[id] > offsets_[id + 1]) image.fail("unigram.offsets: offsets go backwards");
+    }
+    if (token_to_id_.id_bound() > n) image.fail("vocab.ids: an id past the Unigram pieces");
+    if (ends_.size() != trie_.size()) image.fail("unigram.ends: not one per trie cell");
+    for (std::size_t t = 0; t < trie_.size(); ++t) {
+      if ((trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) &&
+          (ends_[t].id >= n || trie_.values()[t] >= n)) {
+        image.fail("unigram.ends: a trie cell holds an id past the pieces");
+      }
+    }
+  }
+
   std::string_view piece(std::uint32_t id) const noexcept {
-    return std::string_view(pieces_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
+    return std::string_view(pieces_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]);
   }
 
   [[noreturn]] static void missing_unk() {
@@ -256,16 +323,12 @@ class UnigramModel final : public Model {
     return true;
   }
 
-  std::string pieces_;                  // piece bytes, in id order
-  std::vector<std::uint32_t> offsets_;  // piece id -> [offsets_[id], offsets_[id+1])
-  std::vector<double> scores_;
+  detail::Flat<char> pieces_;              // piece bytes, in id order
+  detail::Flat<std::uint32_t> offsets_;  // piece id -> [offsets_[id], offsets_[id+1])
+  detail::Flat<double> scores_;
   detail::Vocab token_to_id_;
-  struct End {
-    double score;
-    std::uint32_t id;
-  };
   detail::DoubleArrayTrie trie_;
-  std::vector<End> ends_;  // trie cell -> (score, id) where a piece ends
+  detail::Flat<End> ends_;  // trie cell -> (score, id) where a piece ends
   double min_score_ = std::numeric_limits<double>::infinity();
   double unk_score_ = std::numeric_limits<double>::infinity();
   std::uint32_t unk_id_ = kNoId;

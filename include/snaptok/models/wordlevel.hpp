@@ -20,13 +20,16 @@ namespace snaptok {
 class WordLevelModel final : public VocabModel {
  public:
   /// Reads `{"type": "WordLevel", "vocab": {"<unk>": 0, ...}, "unk_token": "<unk>"}`
-  /// (both fields required, as in HF).
-  explicit WordLevelModel(const detail::Json& json) {
-    const detail::Json vocab = json.at("vocab");
+  /// (both fields required, as in HF); with `image`, the vocabulary comes
+  /// from that .st image instead.
+  explicit WordLevelModel(const detail::Json& json, const st::Image* image = nullptr) {
+    if (!image) json.at("vocab");  // a missing vocab is named before a missing unk_token
     unk_token_ = json.at("unk_token").str();
-    read_vocab(vocab);
+    read_vocab(json, image);
     if (auto id = vocab_.find(unk_token_)) unk_id_ = *id;
   }
+
+  std::string_view type_name() const override { return "WordLevel"; }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
     const auto n = static_cast<std::uint32_t>(piece.size());

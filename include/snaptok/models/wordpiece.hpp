@@ -27,17 +27,20 @@ class WordPieceModel final : public VocabModel {
  public:
   /// Reads `{"type": "WordPiece", "unk_token": "[UNK]",
   /// "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
-  /// "vocab": {"[UNK]": 0, ...}}` (all four fields required, as in HF).
-  explicit WordPieceModel(const detail::Json& json) {
+  /// "vocab": {"[UNK]": 0, ...}}` (all four fields required, as in HF); with
+  /// `image`, the vocabulary comes from that .st image instead.
+  explicit WordPieceModel(const detail::Json& json, const st::Image* image = nullptr) {
     unk_token_ = json.at("unk_token").str();
     prefix_ = json.at("continuing_subword_prefix").str();
     max_chars_ = json.at("max_input_chars_per_word").u64();
-    read_vocab(json.at("vocab"));
+    read_vocab(json, image);
     vocab_.for_each([&](std::string_view token, std::uint32_t) {
       max_token_len_ = std::max(max_token_len_, token.size());
     });
     if (auto id = vocab_.find(unk_token_)) unk_id_ = *id;
   }
+
+  std::string_view type_name() const override { return "WordPiece"; }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
     if (piece.empty()) return;
