@@ -3,6 +3,7 @@
 // NumPy output. All behaviour lives in the C++ headers.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -14,6 +15,7 @@
 #include <snaptok/tokenizer.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -41,6 +43,16 @@ std::string_view text_of(nb::handle h, const char* what) {
   throw nb::type_error((std::string(what) + ": expected str or bytes, got " +
                         nb::type_name(h.type()).c_str())
                            .c_str());
+}
+
+// The .st sidecar that from_file's st_cache asks for: none for False, the
+// default (the JSON's path + ".st") for True, else the given path.
+std::optional<std::filesystem::path> st_cache_path(nb::handle st_cache) {
+  if (st_cache.is_none() || st_cache.ptr() == Py_False) return std::nullopt;
+  if (st_cache.ptr() == Py_True) return std::filesystem::path();
+  nb::object path = nb::module_::import_("os").attr("fspath")(st_cache);
+  if (!nb::isinstance<nb::str>(path)) throw nb::type_error("st_cache: expected a bool, str or os.PathLike");
+  return std::filesystem::path(nb::cast<std::string>(path));
 }
 
 // A view of the bytes of a str, bytes, or any object with the buffer
@@ -271,13 +283,56 @@ NB_MODULE(_core, m) {
       .def_prop_ro("finished", [](const PyDocumentEncoder& self) { return self.encoder().finished(); },
                    "True once finish() ran or a call failed.");
 
-  nb::class_<snaptok::Tokenizer>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json.")
+  nb::class_<snaptok::Tokenizer>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json or a .st file.")
       .def_static(
-          "from_file", [](const std::string& path) { return snaptok::Tokenizer::from_file(path); },
-          "path"_a, "Loads a tokenizer.json file.")
+          "from_file",
+          [](const std::filesystem::path& path, nb::handle st_cache) {
+            const std::optional<std::filesystem::path> sidecar = st_cache_path(st_cache);
+            nb::gil_scoped_release release;
+            if (sidecar) return snaptok::Tokenizer::from_file_cached(path, *sidecar);
+            return snaptok::Tokenizer::from_file(path);
+          },
+          "path"_a, "st_cache"_a = false,
+          "Loads a tokenizer.json or a .st file. With st_cache=True (or a path), a\n"
+          "tokenizer.json loads through a .st sidecar (path + '.st' by default),\n"
+          "rebuilt whenever the JSON changes.")
       .def_static(
           "from_str", [](std::string_view json) { return snaptok::Tokenizer::from_json(json); },
           "json"_a, "Loads a tokenizer from the text of a tokenizer.json.")
+      .def_static(
+          "from_buffer",
+          [](nb::handle data) {
+            const BytesView bytes(data, "data");
+            return snaptok::Tokenizer::from_st_buffer(std::as_bytes(std::span(bytes.get())));
+          },
+          "data"_a, "Loads a tokenizer from the bytes of a .st file (see to_st_bytes).")
+      .def(
+          "to_st_bytes",
+          [](const snaptok::Tokenizer& t) {
+            const std::string image = t.to_st_bytes();
+            return nb::bytes(image.data(), image.size());
+          },
+          "Returns the .st image of this tokenizer, with its current settings.")
+      .def(
+          "save_st",
+          [](const snaptok::Tokenizer& t, const std::filesystem::path& path) {
+            nb::gil_scoped_release release;
+            t.save_st(path);
+          },
+          "path"_a, "Writes the .st image to path atomically (a temporary file, then a rename).")
+      .def("__getstate__",
+           [](const snaptok::Tokenizer& t) {
+             const std::string image = t.to_st_bytes();
+             return nb::bytes(image.data(), image.size());
+           })
+      .def("__setstate__",
+           [](snaptok::Tokenizer& t, nb::bytes image) {
+             new (&t) snaptok::Tokenizer(snaptok::Tokenizer::from_st_buffer(
+                 std::as_bytes(std::span(static_cast<const char*>(image.data()), image.size()))));
+           })
+      .def("__copy__", [](const snaptok::Tokenizer& t) { return snaptok::Tokenizer(t); })
+      .def("__deepcopy__",
+           [](const snaptok::Tokenizer& t, nb::handle) { return snaptok::Tokenizer(t); }, "memo"_a)
       .def(
           "encode",
           [](const snaptok::Tokenizer& t, nb::handle text, nb::handle pair, bool add_special_tokens) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -39,6 +40,10 @@
 #include "snaptok/runtime/thread_pool.hpp"
 #include "snaptok/runtime/workspace.hpp"
 #include "snaptok/scanners/cut_points.hpp"
+#include "snaptok/st/format.hpp"
+#include "snaptok/st/image.hpp"
+#include "snaptok/st/pipeline.hpp"
+#include "snaptok/st/writer.hpp"
 #include "snaptok/truncation.hpp"
 
 namespace snaptok {
@@ -53,17 +58,47 @@ namespace snaptok {
 /// all of them together stay within the cache budget.
 class Tokenizer {
  public:
-  /// Loads a tokenizer.json file.
+  /// Loads a tokenizer.json or a .st file (told apart by the .st magic).
   static Tokenizer from_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open file");
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path.string() + ": read error");
+    if (is_st_file(path)) return from_st_image(st::Image::map_file(path));
+    const std::string data = read_file(path);
     try {
       return from_json(data);
     } catch (const Error& e) {
       throw Error(path.string() + ": " + e.what());
     }
+  }
+
+  /// Loads a tokenizer.json through a .st sidecar (`st_path`, by default
+  /// the JSON's path plus ".st"): when the sidecar was built from JSON of
+  /// the same checksum, it is mapped; else the JSON is loaded and the
+  /// sidecar (re)written atomically. A sidecar that cannot be written (a
+  /// read-only folder) leaves the tokenizer loaded from JSON.
+  static Tokenizer from_file_cached(const std::filesystem::path& json_path,
+                                    std::filesystem::path st_path = {}) {
+    if (st_path.empty()) st_path = std::filesystem::path(json_path.string() + ".st");
+    const std::string data = read_file(json_path);
+    const std::uint64_t hash = st::checksum(std::as_bytes(std::span(data)));
+    std::error_code ec;
+    if (std::filesystem::exists(st_path, ec)) {
+      try {
+        auto image = st::Image::map_file(st_path);
+        if (image->source_hash() == hash) return from_st_image(std::move(image));
+      } catch (const Error&) {  // stale, corrupt or unreadable: rebuilt below
+      }
+    }
+    Tokenizer tok = [&] {
+      try {
+        return from_json(data);
+      } catch (const Error& e) {
+        throw Error(json_path.string() + ": " + e.what());
+      }
+    }();
+    try {
+      tok.save_st(st_path);
+    } catch (const Error&) {  // the sidecar is a cache: loading still succeeded
+    }
+    return tok;
   }
 
   /// Loads a tokenizer from the text of a tokenizer.json.
@@ -75,9 +110,29 @@ class Tokenizer {
       throw Error(std::string("tokenizer.json: malformed JSON: ") + simdjson::error_message(err));
     }
     Tokenizer tok;
-    tok.load(detail::Json(root, ""));
+    tok.load(detail::Json(root, ""), nullptr);
+    tok.source_hash_ = st::checksum(std::as_bytes(std::span(json_text.data(), json_text.size())));
     return tok;
   }
+
+  /// Loads a tokenizer from the bytes of a .st file (copied; see to_st_bytes).
+  static Tokenizer from_st_buffer(std::span<const std::byte> bytes) {
+    return from_st_image(st::Image::copy_of(bytes));
+  }
+
+  /// Returns the .st image of this tokenizer with its current settings
+  /// (truncation, padding, special-token switch, cache budget). The same
+  /// tokenizer gives the same bytes, whether it was loaded from JSON or .st.
+  std::string to_st_bytes() const {
+    st::Writer out;
+    model_->save_tables(out);
+    const std::string pipeline = pipeline_.text(model_->type_name(), *settings_.load());
+    out.add_text(st::SectionType::pipeline, pipeline);
+    return out.bytes(source_hash_);
+  }
+
+  /// Writes to_st_bytes() to `path` atomically (a temporary file, then a rename).
+  void save_st(const std::filesystem::path& path) const { st::write_atomically(path, to_st_bytes()); }
 
   /// Returns the ids of `text` (UTF-8; invalid UTF-8 throws, naming the byte).
   std::vector<std::uint32_t> encode(std::string_view text, bool add_special_tokens = true) const {
@@ -300,12 +355,50 @@ class Tokenizer {
  private:
   Tokenizer() = default;
 
-  void load(const detail::Json& root) {
+  static std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open file");
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(path.string() + ": read error");
+    return data;
+  }
+
+  static bool is_st_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::array<char, st::kMagic.size()> head{};
+    return in.read(head.data(), head.size()) && head == st::kMagic;
+  }
+
+  // Builds the tokenizer a validated .st image holds; errors name the image.
+  static Tokenizer from_st_image(std::shared_ptr<const st::Image> image) {
+    const std::string_view text = image->text(st::SectionType::pipeline);
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(text);
+    simdjson::dom::element root;
+    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
+      image->fail(std::string("pipeline: malformed JSON: ") + simdjson::error_message(err));
+    }
+    Tokenizer tok;
+    try {
+      tok.load(detail::Json(root, "pipeline"), image.get());
+    } catch (const Error& e) {
+      const std::string_view what = e.what();
+      if (what.starts_with(image->name() + ": ")) throw;
+      image->fail(std::string(what));
+    }
+    tok.source_hash_ = image->source_hash();
+    return tok;
+  }
+
+  // Builds the pipeline from a tokenizer.json, or from a .st pipeline
+  // section with the model's tables in `image`.
+  void load(const detail::Json& root, const st::Image* image) {
     if (!root.is_object()) root.fail("expected a JSON object");
     if (auto v = root.find("version"); v && v->str() != "1.0") {
       v->fail("unknown tokenizer version \"" + std::string(v->str()) + "\"");
     }
-    model_ = make_model(root.at("model"));
+    pipeline_ = st::PipelineJson::capture(root);
+    model_ = make_model(root.at("model"), image);
     if (auto n = root.find("normalizer")) normalizer_ = make_normalizer(*n);
     if (auto p = root.find("pre_tokenizer")) pre_tokenizer_ = make_pre_tokenizer(*p);
     if (auto p = root.find("post_processor")) post_processor_ = make_post_processor(*p);
@@ -313,7 +406,13 @@ class Tokenizer {
     EncodeSettings settings;
     if (auto t = root.find("truncation")) settings.truncation = TruncationParams::from_json(*t);
     if (auto p = root.find("padding")) settings.padding = PaddingParams::from_json(*p);
+    std::optional<std::size_t> cache_budget;
+    if (auto own = root.find("snaptok")) {  // a .st pipeline's saved settings
+      settings.encode_special_tokens = own->get_bool("encode_special_tokens", false);
+      if (auto b = own->find("cache_budget")) cache_budget = static_cast<std::size_t>(b->u64());
+    }
     settings_.update([&](EncodeSettings& s) { s = settings; });
+    if (cache_budget) set_cache_budget(*cache_budget);
     std::vector<AddedToken> added;
     if (auto a = root.find("added_tokens")) {
       for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
@@ -798,6 +897,8 @@ class Tokenizer {
     });
   }
 
+  st::PipelineJson pipeline_;     // what a .st pipeline section holds
+  std::uint64_t source_hash_ = 0;  // checksum of the tokenizer.json it came from
   ModelPtr model_;
   NormalizerPtr normalizer_;
   PreTokenizerPtr pre_tokenizer_;

@@ -40,6 +40,22 @@ constexpr std::string_view to_string(PaddingDirection d) noexcept {
   return d == PaddingDirection::left ? "left" : "right";
 }
 
+/// Returns the tokenizer.json spelling ("LongestFirst", "Left", ...).
+constexpr std::string_view json_name(TruncationStrategy s) noexcept {
+  switch (s) {
+    case TruncationStrategy::longest_first: return "LongestFirst";
+    case TruncationStrategy::only_first: return "OnlyFirst";
+    case TruncationStrategy::only_second: return "OnlySecond";
+  }
+  return "";
+}
+constexpr std::string_view json_name(TruncationDirection d) noexcept {
+  return d == TruncationDirection::left ? "Left" : "Right";
+}
+constexpr std::string_view json_name(PaddingDirection d) noexcept {
+  return d == PaddingDirection::left ? "Left" : "Right";
+}
+
 /// How to cut encodings that are too long (HF TruncationParams).
 ///
 ///   TruncationParams p;
@@ -81,6 +97,13 @@ struct TruncationParams {
     }
     p.stride = static_cast<std::size_t>(json.at("stride").u64());
     return p;
+  }
+
+  /// The "truncation" section that from_json reads back.
+  std::string to_json() const {
+    return "{\"direction\":\"" + std::string(json_name(direction)) + "\",\"max_length\":" +
+           std::to_string(max_length) + ",\"strategy\":\"" + std::string(json_name(strategy)) +
+           "\",\"stride\":" + std::to_string(stride) + "}";
   }
 };
 
@@ -127,6 +150,17 @@ struct PaddingParams {
     p.pad_type_id = json.at("pad_type_id").u32();
     p.pad_token = std::string(json.at("pad_token").str());
     return p;
+  }
+
+  /// The "padding" section that from_json reads back.
+  std::string to_json() const {
+    const std::string strategy =
+        fixed_length ? "{\"Fixed\":" + std::to_string(*fixed_length) + "}" : "\"BatchLongest\"";
+    return "{\"strategy\":" + strategy + ",\"direction\":\"" + std::string(json_name(direction)) +
+           "\",\"pad_to_multiple_of\":" +
+           (pad_to_multiple_of ? std::to_string(*pad_to_multiple_of) : std::string("null")) +
+           ",\"pad_id\":" + std::to_string(pad_id) + ",\"pad_type_id\":" + std::to_string(pad_type_id) +
+           ",\"pad_token\":" + detail::json_quote(pad_token) + "}";
   }
 };
 

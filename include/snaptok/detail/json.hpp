@@ -15,6 +15,30 @@
 
 namespace snaptok::detail {
 
+/// Returns `s` as a JSON string literal (quotes, backslashes and control
+/// chars escaped; other UTF-8 as is).
+inline std::string json_quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
 class Json {
  public:
   Json(simdjson::dom::element el, std::string path)

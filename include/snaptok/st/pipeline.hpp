@@ -1,0 +1,62 @@
+// The pipeline section of a .st file: the tokenizer.json without the
+// model's tables. Captured (minified, in file order) when a tokenizer loads,
+// and written back with the settings the tokenizer has at save time.
+//
+//   {...every top-level member but model, truncation, padding...,
+//    "truncation": {...} | null, "padding": {...} | null,
+//    "model": {"type": "BPE", ...model settings, no vocab or merges...},
+//    "snaptok": {"encode_special_tokens": false, "cache_budget": 67108864}}
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "snaptok/detail/json.hpp"
+#include "snaptok/runtime/settings.hpp"
+#include "snaptok/truncation.hpp"
+
+namespace snaptok::st {
+
+class PipelineJson {
+ public:
+  /// Keeps every member of `root` (a tokenizer.json or a pipeline section)
+  /// that text() does not write itself.
+  static PipelineJson capture(const detail::Json& root) {
+    PipelineJson p;
+    root.for_each_member([&](std::string_view key, const detail::Json& value) {
+      if (key == "model") {
+        if (!value.is_object()) return;  // the model's own load names the problem
+        value.for_each_member([&](std::string_view k, const detail::Json& v) {
+          if (k != "vocab" && k != "merges" && k != "type") p.model_.emplace_back(k, simdjson::minify(v.raw()));
+        });
+      } else if (key != "truncation" && key != "padding" && key != "snaptok") {
+        p.root_.emplace_back(key, simdjson::minify(value.raw()));
+      }
+    });
+    return p;
+  }
+
+  /// Returns the section's JSON for a model of type `model_type` and the
+  /// tokenizer's current `settings`.
+  std::string text(std::string_view model_type, const EncodeSettings& settings) const {
+    std::string out = "{";
+    for (const auto& [key, value] : root_) out += detail::json_quote(key) + ":" + value + ",";
+    out += "\"truncation\":" + (settings.truncation ? settings.truncation->to_json() : "null");
+    out += ",\"padding\":" + (settings.padding ? settings.padding->to_json() : "null");
+    out += ",\"model\":{\"type\":" + detail::json_quote(model_type);
+    for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
+    out += "},\"snaptok\":{\"encode_special_tokens\":";
+    out += settings.encode_special_tokens ? "true" : "false";
+    out += ",\"cache_budget\":" + std::to_string(settings.cache_budget->total()) + "}}";
+    return out;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> root_, model_;  // (key, minified value)
+};
+
+}  // namespace snaptok::st
