@@ -50,8 +50,15 @@ std::string_view text_of(nb::handle h, const char* what) {
 std::optional<std::filesystem::path> st_cache_path(nb::handle st_cache) {
   if (st_cache.is_none() || st_cache.ptr() == Py_False) return std::nullopt;
   if (st_cache.ptr() == Py_True) return std::filesystem::path();
-  nb::object path = nb::module_::import_("os").attr("fspath")(st_cache);
-  if (!nb::isinstance<nb::str>(path)) throw nb::type_error("st_cache: expected a bool, str or os.PathLike");
+  nb::object path;
+  if (PyUnicode_Check(st_cache.ptr()) || nb::hasattr(st_cache, "__fspath__")) {
+    path = nb::module_::import_("os").attr("fspath")(st_cache);
+  }
+  if (!path.is_valid() || !nb::isinstance<nb::str>(path)) {
+    throw nb::type_error((std::string("st_cache: expected a bool, str or os.PathLike, got ") +
+                          nb::type_name(st_cache.type()).c_str())
+                             .c_str());
+  }
   return std::filesystem::path(nb::cast<std::string>(path));
 }
 

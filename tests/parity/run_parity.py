@@ -31,6 +31,7 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -233,6 +234,7 @@ class Options:
     long_bytes: int = 1 << 20
     max_long_seconds: float = 0.0   # 0: no timing check
     added_limit: int | None = None
+    via_st: bool = False            # snaptok loads a .st converted from the JSON
 
 
 @dataclass
@@ -319,10 +321,23 @@ def shorten(value, n=160):
 _LOADED = {}
 
 
-def load_both(spec):
+def load_snaptok(path, via_st=False):
+    """Loads path with snaptok; via_st: through a .st file converted from it
+    (written, then mapped, as a user's `snaptok convert` output would be)."""
+    import snaptok
+    tok = snaptok.Tokenizer.from_file(path)
+    if not via_st:
+        return tok
+    with tempfile.TemporaryDirectory() as tmp:
+        st_path = os.path.join(tmp, "tokenizer.st")
+        tok.save_st(st_path)
+        return snaptok.Tokenizer.from_file(st_path)
+
+
+def load_both(spec, via_st=False):
     """Returns (hf, snaptok, hf_error, snaptok_error), cached per process."""
-    if spec.path not in _LOADED:
-        import snaptok
+    key = (spec.path, via_st)
+    if key not in _LOADED:
         from tokenizers import Tokenizer
         hf = st = hf_err = st_err = None
         try:
@@ -331,12 +346,12 @@ def load_both(spec):
             hf_err = f"{type(e).__name__}: {e}"
         if hf is not None:
             try:
-                st = snaptok.Tokenizer.from_file(spec.path)
+                st = load_snaptok(spec.path, via_st)
             except Exception as e:  # noqa: BLE001
                 st_err = f"{type(e).__name__}: {e}"
         _LOADED.clear()  # keep one tokenizer pair per process
-        _LOADED[spec.path] = (hf, st, hf_err, st_err)
-    return _LOADED[spec.path]
+        _LOADED[key] = (hf, st, hf_err, st_err)
+    return _LOADED[key]
 
 
 def corpus_documents(corpus, hf, opts):
@@ -356,7 +371,7 @@ def run_corpus(spec, corpus, opts):
     """Compares one tokenizer on one corpus."""
     res = CorpusResult(spec.name, corpus)
     t0 = time.perf_counter()
-    hf, st, hf_err, st_err = load_both(spec)
+    hf, st, hf_err, st_err = load_both(spec, opts.via_st)
     if hf_err:
         res.error = "HF refuses it (skipped): " + hf_err[:300]
         return res
@@ -535,6 +550,8 @@ def main(argv=None):
                     help="use tests/data and the builtin corpora only")
     ap.add_argument("--table", choices=["failures", "full"], default="failures")
     ap.add_argument("--json", metavar="PATH", help="also write every result as JSON")
+    ap.add_argument("--via-st", action="store_true",
+                    help="load snaptok's side through a .st file converted from each tokenizer.json")
     args = ap.parse_args(argv)
 
     fields = tuple(f for f in args.fields.split(",") if f)
@@ -554,7 +571,7 @@ def main(argv=None):
                    pair_every=args.pair_every, pair_chars=args.pair_chars,
                    long_bytes=args.long_bytes,
                    max_long_seconds=args.max_long_seconds,
-                   added_limit=args.added_limit)
+                   added_limit=args.added_limit, via_st=args.via_st)
     print(f"comparing {len(tokenizers)} tokenizers x {len(corpora)} corpora "
           f"(shared data: {shared or 'absent'}), jobs {args.jobs}", file=sys.stderr)
     t0 = time.perf_counter()

@@ -87,6 +87,24 @@ def test_shared_tokenizers(spec):
     assert_parity([spec], corpora, opts)
 
 
+# .st: every tokenizer converted, mapped, and compared with HF on the same
+# documents (the full run: `run_parity.py --via-st`).
+
+@pytest.mark.parametrize("spec", DATA_SPECS, ids=lambda s: s.name)
+def test_tests_data_tokenizers_via_st(spec):
+    opts = rp.Options(shared=None, long_bytes=64 * 1024, max_long_seconds=0, via_st=True)
+    assert_parity([spec], CI_BUILTIN, opts)
+
+
+@pytest.mark.skipif(not HAVE_SHARED, reason="../shared/data is absent")
+@pytest.mark.parametrize("spec", shared_specs(), ids=lambda s: s.name)
+def test_shared_tokenizers_via_st(spec):
+    corpora = ["builtin/edge", "builtin/sample"]
+    opts = rp.Options(shared=str(SHARED), pair_every=3, pair_chars=120, added_limit=20,
+                      max_long_seconds=0, via_st=True)
+    assert_parity([spec], corpora, opts)
+
+
 # ------------------------------------------- the harness catches mismatches
 
 
@@ -129,7 +147,7 @@ class Perturbed:
 def test_harness_reports_a_mismatch(field, monkeypatch):
     spec = next(s for s in DATA_SPECS if s.name == "data/gpt2")
     hf, st, _, _ = rp.load_both(spec)
-    monkeypatch.setitem(rp._LOADED, spec.path, (hf, Perturbed(st, field), None, None))
+    monkeypatch.setitem(rp._LOADED, (spec.path, False), (hf, Perturbed(st, field), None, None))
     opts = rp.Options(shared=None, max_long_seconds=0)
     result = rp.run_corpus(spec, "builtin/sample", opts)
     assert result.mismatches == result.docs > 0
@@ -142,11 +160,11 @@ def test_harness_counts_a_refused_tokenizer_as_failure(tmp_path, monkeypatch):
     # A file HF loads but this build refuses (simulated: an unknown type for
     # snaptok only) is a failure; one HF refuses is skipped.
     spec = rp.TokenizerSpec("data/fake", str(tmp_path / "tokenizer.json"))
-    monkeypatch.setitem(rp._LOADED, spec.path,
+    monkeypatch.setitem(rp._LOADED, (spec.path, False),
                         (object(), None, None, "SnaptokError: unknown type"))
     r = rp.run_corpus(spec, "builtin/edge", rp.Options(shared=None))
     assert rp.failed(r) and "snaptok refuses" in r.error
-    monkeypatch.setitem(rp._LOADED, spec.path, (None, None, "Exception: bad", None))
+    monkeypatch.setitem(rp._LOADED, (spec.path, False), (None, None, "Exception: bad", None))
     r = rp.run_corpus(spec, "builtin/edge", rp.Options(shared=None))
     assert not rp.failed(r)
 
