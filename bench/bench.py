@@ -49,16 +49,17 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared" / "data"
 
-LIBS = ["snaptok", "hf", "tiktoken", "gigatoken", "snaptokens", "fastokens"]
+LIBS = ["snaptok", "snaptok-st", "hf", "tiktoken", "gigatoken", "snaptokens", "fastokens"]
 LABEL = {
     "snaptok": "snaptok",
+    "snaptok-st": "snaptok (.st)",
     "hf": "HF tokenizers",
     "tiktoken": "tiktoken",
     "gigatoken": "gigatoken",
     "snaptokens": "snaptokens",
     "fastokens": "fastokens",
 }
-DIST = {"snaptok": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
+DIST = {"snaptok": "snaptok", "snaptok-st": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
         "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
 SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
@@ -301,7 +302,11 @@ class SnaptokAdapter(Adapter):
 
         self.module = snaptok
         self.n = 1 if self.threads == 1 else 0
-        return snaptok.Tokenizer.from_file(self.path)
+        return snaptok.Tokenizer.from_file(self.source())
+
+    def source(self) -> str:
+        """The file open() loads."""
+        return self.path
 
     def load(self):
         self.tok = self.open()
@@ -321,6 +326,21 @@ class SnaptokAdapter(Adapter):
 
     def large(self, text):
         return self.tok.encode_to_numpy([text], add_special_tokens=self.add_special, num_threads=self.n)
+
+
+class SnaptokStAdapter(SnaptokAdapter):
+    note = ("as snaptok, but loaded from a .st file converted from the tokenizer.json before "
+            "timing (Tokenizer.from_file(path.st): mmap + validation, warm page cache)")
+
+    def source(self) -> str:
+        if not getattr(self, "st_path", None):
+            import snaptok
+
+            self.st_dir = tempfile.TemporaryDirectory(prefix="snaptok-bench-")
+            self.st_path = os.path.join(self.st_dir.name, "tokenizer.st")
+            snaptok.Tokenizer.from_file(self.path).save_st(self.st_path)
+            snaptok.Tokenizer.from_file(self.st_path)  # the first map reads the file in
+        return self.st_path
 
 
 class HFAdapter(Adapter):
@@ -441,7 +461,7 @@ class FastokensAdapter(SnaptokensAdapter):
         return self.tok.encode(text, add_special_tokens=self.add_special).ids
 
 
-ADAPTERS = {"snaptok": SnaptokAdapter, "hf": HFAdapter, "tiktoken": TiktokenAdapter,
+ADAPTERS = {"snaptok": SnaptokAdapter, "snaptok-st": SnaptokStAdapter, "hf": HFAdapter, "tiktoken": TiktokenAdapter,
             "gigatoken": GigatokenAdapter, "snaptokens": SnaptokensAdapter,
             "fastokens": FastokensAdapter}
 

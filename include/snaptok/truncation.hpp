@@ -24,36 +24,34 @@ enum class TruncationStrategy { longest_first, only_first, only_second };
 enum class TruncationDirection { left, right };
 enum class PaddingDirection { left, right };
 
-/// Returns the Python spelling HF uses ("longest_first", "left", ...).
-constexpr std::string_view to_string(TruncationStrategy s) noexcept {
-  switch (s) {
-    case TruncationStrategy::longest_first: return "longest_first";
-    case TruncationStrategy::only_first: return "only_first";
-    case TruncationStrategy::only_second: return "only_second";
-  }
-  return "";
+/// The two spellings of each value: Python's (as HF's Python API gives it)
+/// and tokenizer.json's.
+struct Spelling {
+  std::string_view python, json;
+};
+inline constexpr Spelling kStrategySpelling[] = {
+    {"longest_first", "LongestFirst"}, {"only_first", "OnlyFirst"}, {"only_second", "OnlySecond"}};
+inline constexpr Spelling kDirectionSpelling[] = {{"left", "Left"}, {"right", "Right"}};
+
+constexpr Spelling spelling(TruncationStrategy s) noexcept {
+  return kStrategySpelling[static_cast<int>(s)];
 }
-constexpr std::string_view to_string(TruncationDirection d) noexcept {
-  return d == TruncationDirection::left ? "left" : "right";
+constexpr Spelling spelling(TruncationDirection d) noexcept {
+  return kDirectionSpelling[d == TruncationDirection::left ? 0 : 1];
 }
-constexpr std::string_view to_string(PaddingDirection d) noexcept {
-  return d == PaddingDirection::left ? "left" : "right";
+constexpr Spelling spelling(PaddingDirection d) noexcept {
+  return kDirectionSpelling[d == PaddingDirection::left ? 0 : 1];
 }
 
+/// Returns the Python spelling HF uses ("longest_first", "left", ...).
+template <class Setting>
+constexpr auto to_string(Setting v) noexcept -> decltype(spelling(v).python) {
+  return spelling(v).python;
+}
 /// Returns the tokenizer.json spelling ("LongestFirst", "Left", ...).
-constexpr std::string_view json_name(TruncationStrategy s) noexcept {
-  switch (s) {
-    case TruncationStrategy::longest_first: return "LongestFirst";
-    case TruncationStrategy::only_first: return "OnlyFirst";
-    case TruncationStrategy::only_second: return "OnlySecond";
-  }
-  return "";
-}
-constexpr std::string_view json_name(TruncationDirection d) noexcept {
-  return d == TruncationDirection::left ? "Left" : "Right";
-}
-constexpr std::string_view json_name(PaddingDirection d) noexcept {
-  return d == PaddingDirection::left ? "Left" : "Right";
+template <class Setting>
+constexpr auto json_name(Setting v) noexcept -> decltype(spelling(v).json) {
+  return spelling(v).json;
 }
 
 /// How to cut encodings that are too long (HF TruncationParams).
