@@ -2,7 +2,9 @@
 // with every process that maps it) or a copy of caller bytes. Construction
 // checks everything format.hpp lists up to the checksum; the tables read
 // from it check their own contents. Tables view the image's bytes and keep
-// it alive.
+// it alive. A mapped file must be replaced, never rewritten in place, while
+// it is mapped (save_st renames a new file over it; a file truncated under a
+// mapping faults its readers, as with any mmap).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <span>
