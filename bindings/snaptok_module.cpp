@@ -12,7 +12,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <snaptok/simd/dispatch.hpp>
-#include <snaptok/tokenizer.hpp>
+#include <snaptok/pipeline.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -99,7 +99,7 @@ class BytesView {
 // error rather than a data race), the GIL released while it encodes.
 class PyDocumentEncoder {
  public:
-  PyDocumentEncoder(const snaptok::Tokenizer& tok, bool add_special_tokens, unsigned num_threads,
+  PyDocumentEncoder(const snaptok::Pipeline& tok, bool add_special_tokens, unsigned num_threads,
                     std::size_t part_bytes)
       : encoder_(tok, add_special_tokens, num_threads, part_bytes) {}
 
@@ -290,59 +290,59 @@ NB_MODULE(_core, m) {
       .def_prop_ro("finished", [](const PyDocumentEncoder& self) { return self.encoder().finished(); },
                    "True once finish() ran or a call failed.");
 
-  nb::class_<snaptok::Tokenizer>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json or a .st file.")
+  nb::class_<snaptok::Pipeline>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json or a .st file.")
       .def_static(
           "from_file",
           [](const std::filesystem::path& path, nb::handle st_cache) {
             const std::optional<std::filesystem::path> sidecar = st_cache_path(st_cache);
             nb::gil_scoped_release release;
-            if (sidecar) return snaptok::Tokenizer::from_file_cached(path, *sidecar);
-            return snaptok::Tokenizer::from_file(path);
+            if (sidecar) return snaptok::Pipeline::from_file_cached(path, *sidecar);
+            return snaptok::Pipeline::from_file(path);
           },
           "path"_a, "st_cache"_a = false,
           "Loads a tokenizer.json or a .st file. With st_cache=True (or a path), a\n"
           "tokenizer.json loads through a .st sidecar (path + '.st' by default),\n"
           "rebuilt whenever the JSON changes.")
       .def_static(
-          "from_str", [](std::string_view json) { return snaptok::Tokenizer::from_json(json); },
+          "from_str", [](std::string_view json) { return snaptok::Pipeline::from_json(json); },
           "json"_a, "Loads a tokenizer from the text of a tokenizer.json.")
       .def_static(
           "from_buffer",
           [](nb::handle data) {
             const BytesView bytes(data, "data");
-            return snaptok::Tokenizer::from_st_buffer(std::as_bytes(std::span(bytes.get())));
+            return snaptok::Pipeline::from_st_buffer(std::as_bytes(std::span(bytes.get())));
           },
           "data"_a, "Loads a tokenizer from the bytes of a .st file (see to_st_bytes).")
       .def(
           "to_st_bytes",
-          [](const snaptok::Tokenizer& t) {
+          [](const snaptok::Pipeline& t) {
             const std::string image = t.to_st_bytes();
             return nb::bytes(image.data(), image.size());
           },
           "Returns the .st image of this tokenizer, with its current settings.")
       .def(
           "save_st",
-          [](const snaptok::Tokenizer& t, const std::filesystem::path& path) {
+          [](const snaptok::Pipeline& t, const std::filesystem::path& path) {
             nb::gil_scoped_release release;
             t.save_st(path);
           },
           "path"_a, "Writes the .st image to path atomically (a temporary file, then a rename).")
       .def("__getstate__",
-           [](const snaptok::Tokenizer& t) {
+           [](const snaptok::Pipeline& t) {
              const std::string image = t.to_st_bytes();
              return nb::bytes(image.data(), image.size());
            })
       .def("__setstate__",
-           [](snaptok::Tokenizer& t, nb::bytes image) {
-             new (&t) snaptok::Tokenizer(snaptok::Tokenizer::from_st_buffer(
+           [](snaptok::Pipeline& t, nb::bytes image) {
+             new (&t) snaptok::Pipeline(snaptok::Pipeline::from_st_buffer(
                  std::as_bytes(std::span(static_cast<const char*>(image.data()), image.size()))));
            })
-      .def("__copy__", [](const snaptok::Tokenizer& t) { return snaptok::Tokenizer(t); })
+      .def("__copy__", [](const snaptok::Pipeline& t) { return snaptok::Pipeline(t); })
       .def("__deepcopy__",
-           [](const snaptok::Tokenizer& t, nb::handle) { return snaptok::Tokenizer(t); }, "memo"_a)
+           [](const snaptok::Pipeline& t, nb::handle) { return snaptok::Pipeline(t); }, "memo"_a)
       .def(
           "encode",
-          [](const snaptok::Tokenizer& t, nb::handle text, nb::handle pair, bool add_special_tokens) {
+          [](const snaptok::Pipeline& t, nb::handle text, nb::handle pair, bool add_special_tokens) {
             const std::string_view a = text_of(text, "text");
             std::optional<std::string_view> b;
             if (!pair.is_none()) b = text_of(pair, "pair");
@@ -353,7 +353,7 @@ NB_MODULE(_core, m) {
           "Encodes one text (or a pair) into an Encoding.")
       .def(
           "encode_ids",
-          [](const snaptok::Tokenizer& t, nb::handle text, bool add_special_tokens) {
+          [](const snaptok::Pipeline& t, nb::handle text, bool add_special_tokens) {
             const std::string_view a = text_of(text, "text");
             GilReleaseFor release(a.size());
             return t.encode(a, add_special_tokens);
@@ -361,7 +361,7 @@ NB_MODULE(_core, m) {
           "text"_a, "add_special_tokens"_a = true, "Returns only the ids of one text (fastest).")
       .def(
           "encode_batch",
-          [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
+          [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
              unsigned num_threads) {
             PairBatch batch(texts);
             nb::gil_scoped_release release;
@@ -376,7 +376,7 @@ NB_MODULE(_core, m) {
           "padded together when padding is enabled (as HF encode_batch).")
       .def(
           "encode_to_numpy",
-          [](const snaptok::Tokenizer& t, nb::handle texts, bool add_special_tokens,
+          [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
              unsigned num_threads) {
             TextBatch batch(texts);
             std::vector<std::uint32_t> ids;
@@ -392,7 +392,7 @@ NB_MODULE(_core, m) {
           "row i is ids[offsets[i]:offsets[i+1]].")
       .def(
           "document_encoder",
-          [](const snaptok::Tokenizer& t, bool add_special_tokens, unsigned num_threads,
+          [](const snaptok::Pipeline& t, bool add_special_tokens, unsigned num_threads,
              std::size_t part_bytes) {
             return new PyDocumentEncoder(t, add_special_tokens, num_threads, part_bytes);
           },
@@ -402,7 +402,7 @@ NB_MODULE(_core, m) {
           "under the current settings. Once part_bytes are held back, it encodes the text\n"
           "before the last exact cut point, on num_threads threads.")
       .def_prop_ro(
-          "can_split_documents", [](const snaptok::Tokenizer& t) { return t.can_split_documents(); },
+          "can_split_documents", [](const snaptok::Pipeline& t) { return t.can_split_documents(); },
           "True when one document can be cut into parts encoded apart (in parallel, or\n"
           "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"
           "known split pattern, no normalizer but NFC/NFD/NFKC/NFKD/Lowercase, no\n"
@@ -410,12 +410,12 @@ NB_MODULE(_core, m) {
           "document until finish().")
       .def(
           "decode",
-          [](const snaptok::Tokenizer& t, const std::vector<std::uint32_t>& ids,
+          [](const snaptok::Pipeline& t, const std::vector<std::uint32_t>& ids,
              bool skip_special_tokens) { return t.decode(ids, skip_special_tokens); },
           "ids"_a, "skip_special_tokens"_a = true, "Decodes ids back to text.")
       .def(
           "decode_batch",
-          [](const snaptok::Tokenizer& t, const std::vector<std::vector<std::uint32_t>>& batch,
+          [](const snaptok::Pipeline& t, const std::vector<std::vector<std::uint32_t>>& batch,
              bool skip_special_tokens) {
             nb::gil_scoped_release release;
             std::vector<std::string> out;
@@ -426,7 +426,7 @@ NB_MODULE(_core, m) {
           "sequences"_a, "skip_special_tokens"_a = true, "Decodes many id lists.")
       .def(
           "enable_truncation",
-          [](snaptok::Tokenizer& t, std::size_t max_length, std::size_t stride,
+          [](snaptok::Pipeline& t, std::size_t max_length, std::size_t stride,
              std::string_view strategy, std::string_view direction) {
             snaptok::TruncationParams p;
             p.max_length = max_length;
@@ -440,11 +440,11 @@ NB_MODULE(_core, m) {
           "Truncates every encoding to max_length tokens (special tokens included); the rest\n"
           "goes to Encoding.overflowing in windows overlapping by stride.")
       .def(
-          "no_truncation", [](snaptok::Tokenizer& t) { t.set_truncation(std::nullopt); },
+          "no_truncation", [](snaptok::Pipeline& t) { t.set_truncation(std::nullopt); },
           "Disables truncation.")
       .def_prop_ro(
           "truncation",
-          [](const snaptok::Tokenizer& t) -> nb::object {
+          [](const snaptok::Pipeline& t) -> nb::object {
             const auto& p = t.truncation();
             if (!p) return nb::none();
             nb::dict d;
@@ -457,7 +457,7 @@ NB_MODULE(_core, m) {
           "The truncation parameters as a dict, or None.")
       .def(
           "enable_padding",
-          [](snaptok::Tokenizer& t, std::string_view direction, std::uint32_t pad_id,
+          [](snaptok::Pipeline& t, std::string_view direction, std::uint32_t pad_id,
              std::uint32_t pad_type_id, std::string pad_token, std::optional<std::size_t> length,
              std::optional<std::size_t> pad_to_multiple_of) {
             snaptok::PaddingParams p;
@@ -475,11 +475,11 @@ NB_MODULE(_core, m) {
           "Pads encodings to `length`, or to the longest of the batch when None, rounded up\n"
           "to pad_to_multiple_of.")
       .def(
-          "no_padding", [](snaptok::Tokenizer& t) { t.set_padding(std::nullopt); },
+          "no_padding", [](snaptok::Pipeline& t) { t.set_padding(std::nullopt); },
           "Disables padding.")
       .def_prop_ro(
           "padding",
-          [](const snaptok::Tokenizer& t) -> nb::object {
+          [](const snaptok::Pipeline& t) -> nb::object {
             const auto& p = t.padding();
             if (!p) return nb::none();
             nb::dict d;
@@ -495,22 +495,22 @@ NB_MODULE(_core, m) {
           "The padding parameters as a dict, or None.")
       .def(
           "num_special_tokens_to_add",
-          [](const snaptok::Tokenizer& t, bool is_pair) -> std::size_t {
+          [](const snaptok::Pipeline& t, bool is_pair) -> std::size_t {
             return t.post_processor() ? t.post_processor()->added_tokens(is_pair) : 0;
           },
           "is_pair"_a, "Number of special tokens the post-processor adds (HF).")
-      .def("token_to_id", &snaptok::Tokenizer::token_to_id, "token"_a)
-      .def("id_to_token", &snaptok::Tokenizer::id_to_token, "id"_a)
-      .def("get_vocab_size", &snaptok::Tokenizer::vocab_size, "with_added_tokens"_a = true)
-      .def_prop_rw("encode_special_tokens", &snaptok::Tokenizer::encode_special_tokens,
-                   &snaptok::Tokenizer::set_encode_special_tokens,
+      .def("token_to_id", &snaptok::Pipeline::token_to_id, "token"_a)
+      .def("id_to_token", &snaptok::Pipeline::id_to_token, "id"_a)
+      .def("get_vocab_size", &snaptok::Pipeline::vocab_size, "with_added_tokens"_a = true)
+      .def_prop_rw("encode_special_tokens", &snaptok::Pipeline::encode_special_tokens,
+                   &snaptok::Pipeline::set_encode_special_tokens,
                    "When True, special tokens in the input are encoded as plain text.")
-      .def("set_cache_budget", &snaptok::Tokenizer::set_cache_budget, "bytes"_a,
+      .def("set_cache_budget", &snaptok::Pipeline::set_cache_budget, "bytes"_a,
            "Sets the byte budget that all threads' piece caches share (0 disables them);\n"
            "the caches start empty under the new budget.")
       .def(
           "cache_stats",
-          [](const snaptok::Tokenizer& t) {
+          [](const snaptok::Pipeline& t) {
             const auto s = t.cache_stats();
             nb::dict d;
             d["hits"] = s.hits;

@@ -18,13 +18,14 @@
 
 #include "snaptok/error.hpp"
 #include "snaptok/scanners/cut_points.hpp"
+#include "snaptok/pipeline.hpp"
 #include "snaptok/tokenizer.hpp"
 
 namespace snaptok {
 
 /// One document's encoder. It takes the tokenizer's settings as they are
 /// when it is made. When the tokenizer cannot cut documents
-/// (Tokenizer::can_split_documents is false, e.g. with truncation or a
+/// (Pipeline::can_split_documents is false, e.g. with truncation or a
 /// normalizer), feed() keeps everything and finish() encodes it whole.
 /// Not for use by several threads at once; the tokenizer must outlive it.
 class DocumentEncoder {
@@ -34,14 +35,18 @@ class DocumentEncoder {
 
   /// `part_bytes`: how much text to hold before encoding what precedes its
   /// last cut point (larger parts spread better over `num_threads`).
-  explicit DocumentEncoder(const Tokenizer& tokenizer, bool add_special_tokens = true,
+  explicit DocumentEncoder(const Pipeline& tokenizer, bool add_special_tokens = true,
                            unsigned num_threads = 0, std::size_t part_bytes = kDefaultPartBytes)
       : tokenizer_(tokenizer),
         settings_(tokenizer.settings()),
         add_special_tokens_(add_special_tokens),
-        threads_(Tokenizer::resolve_threads(num_threads)),
+        threads_(Pipeline::resolve_threads(num_threads)),
         splits_(tokenizer.splits_documents(*settings_, add_special_tokens)),
         part_bytes_(std::max<std::size_t>(part_bytes, 1)) {}
+  /// The same over a Tokenizer handle (which must outlive the encoder).
+  explicit DocumentEncoder(const Tokenizer& tokenizer, bool add_special_tokens = true,
+                           unsigned num_threads = 0, std::size_t part_bytes = kDefaultPartBytes)
+      : DocumentEncoder(tokenizer.pipeline(), add_special_tokens, num_threads, part_bytes) {}
 
   /// Appends `chunk` (the next bytes of the document; it may end inside a
   /// UTF-8 char) and appends to `ids` every id that is now final.
@@ -88,9 +93,9 @@ class DocumentEncoder {
   void encode_pending(std::size_t end, bool last, std::vector<std::uint32_t>& ids) {
     const std::string_view part(pending_.data(), end);
     const bool first = encoded_ == 0;
-    const std::size_t part_bytes = Tokenizer::part_bytes_for(end, threads_, splits_);
-    std::vector<Tokenizer::Unit> units;
-    Tokenizer::add_units(0, part, encoded_, first, last, part_bytes, units);
+    const std::size_t part_bytes = Pipeline::part_bytes_for(end, threads_, splits_);
+    std::vector<Pipeline::Unit> units;
+    Pipeline::add_units(0, part, encoded_, first, last, part_bytes, units);
     try {
       tokenizer_.encode_units(*settings_, units, add_special_tokens_, threads_, ids, {});
     } catch (...) {
@@ -102,7 +107,7 @@ class DocumentEncoder {
     searched_ = pending_.size();
   }
 
-  const Tokenizer& tokenizer_;
+  const Pipeline& tokenizer_;
   std::shared_ptr<const EncodeSettings> settings_;
   bool add_special_tokens_;
   unsigned threads_;

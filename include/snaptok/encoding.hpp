@@ -1,4 +1,4 @@
-// Encoding: the output of Tokenizer::encode, field for field what Hugging Face
+// Encoding: the output of Tokenizer::encode_full, field for field what Hugging Face
 // `tokenizers` returns (ids, type ids, token strings, offsets, masks, word ids,
 // sequence ranges, overflowing parts).
 #pragma once
@@ -7,9 +7,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "snaptok/normalized_string.hpp"
+#include "snaptok/offsets.hpp"
 
 namespace snaptok {
 

@@ -17,15 +17,9 @@
 #include <vector>
 
 #include "snaptok/detail/utf8.hpp"
+#include "snaptok/offsets.hpp"
 
 namespace snaptok {
-
-/// A half-open byte or char range [start, end).
-struct Offsets {
-  std::size_t start = 0;
-  std::size_t end = 0;
-  friend bool operator==(const Offsets&, const Offsets&) = default;
-};
 
 /// One code point of a rewrite and how it relates to the text it replaces:
 /// change == 0 replaces the next old char, change == +1 inserts a new char,

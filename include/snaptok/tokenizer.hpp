@@ -1,922 +1,172 @@
-// snaptok public API.
+// snaptok public C++ API: snaptok::Tokenizer.
 //
 //   #include <snaptok/tokenizer.hpp>
-//   auto tok = snaptok::Tokenizer::from_file("tokenizer.json");
-//   std::vector<uint32_t> ids = tok.encode("Hello world");   // {15496, 995}
-//   std::string text = tok.decode(ids);                     // "Hello world"
-//   snaptok::Encoding enc = tok.encode_full("Hello world"); // ids, tokens, offsets, ...
+//   auto tok = snaptok::Tokenizer::from_file("tokenizer.json");   // or a .st file
+//   std::vector<uint32_t> ids = tok.encode("Hello world");        // {15496, 995}
+//   std::string text = tok.decode(ids);                           // "Hello world"
+//   snaptok::Encoding enc = tok.encode_full("Hello world");       // ids, tokens, offsets, ...
 //
 // Output is bit-identical to Hugging Face `tokenizers` for the same
-// tokenizer.json. Every error is a snaptok::Error naming what failed and where.
+// tokenizer.json. Every error is a snaptok::Error naming what failed and
+// where; each throwing call that a server needs has a try_ twin that returns
+// snaptok::Expected instead (no exception leaves it).
+//
+// How the engine gets compiled (the declarations below are the same in both):
+// - Header-only (the default): this header includes the whole engine and
+//   every call is inline. Nothing to link but the engine's dependencies
+//   (CMake: snaptok::header_only).
+// - Compiled: with SNAPTOK_COMPILED_LIBRARY defined, this header declares
+//   only (a light include: the standard library and a few small headers),
+//   and one translation unit of the program compiles the engine:
+//   CMake's snaptok::snaptok builds it as a static library, or any one .cpp
+//   does `#define SNAPTOK_IMPLEMENTATION` before including this header.
+//
+// Thread safety: a Tokenizer may be shared by any number of threads. Every
+// const call may run concurrently with every other call, the setters
+// included: a setter (set_truncation, set_padding,
+// set_encode_special_tokens, set_cache_budget) publishes a new settings
+// snapshot atomically, and a call that already started finishes with the
+// snapshot it began with, never a half-changed one. Copies share the
+// immutable tables and have their own settings.
+//
+// Allocation: encode_into() into a caller's vector (or span) and
+// encode_batch_flat() into caller vectors allocate nothing once the
+// buffers, this thread's workspace and its piece cache are warm (the first
+// calls on a thread grow them; the piece cache stays within the budget of
+// set_cache_budget). encode(), encode_full(), encode_batch*() and decode()
+// return new containers and so allocate. Loading allocates.
 #pragma once
 
-#include <algorithm>
-#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
-#include "snaptok/added_tokens.hpp"
-#include "snaptok/decoders/factory.hpp"
-#include "snaptok/detail/json.hpp"
-#include "snaptok/detail/utf8.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
-#include "snaptok/fast_paths/byte_level_bpe.hpp"
-#include "snaptok/models/factory.hpp"
-#include "snaptok/normalizers/factory.hpp"
-#include "snaptok/pre_tokenizers/factory.hpp"
-#include "snaptok/processors/factory.hpp"
-#include "snaptok/runtime/settings.hpp"
-#include "snaptok/runtime/thread_pool.hpp"
-#include "snaptok/runtime/workspace.hpp"
-#include "snaptok/scanners/cut_points.hpp"
-#include "snaptok/st/format.hpp"
-#include "snaptok/st/image.hpp"
-#include "snaptok/st/pipeline.hpp"
-#include "snaptok/st/writer.hpp"
-#include "snaptok/truncation.hpp"
+#include "snaptok/expected.hpp"
+#include "snaptok/options.hpp"
+
+#if defined(SNAPTOK_COMPILED_LIBRARY)
+#define SNAPTOK_API
+#else
+#define SNAPTOK_API inline
+#endif
 
 namespace snaptok {
 
-/// A loaded tokenizer: the whole tokenizer.json pipeline.
-///
-/// Thread safety: every const method may run on any number of threads at
-/// once. The setters (set_truncation, set_padding, set_encode_special_tokens,
-/// set_cache_budget) may run concurrently with them: each publishes a new
-/// settings snapshot atomically, and a call that already started keeps the
-/// snapshot it began with. Each encoding thread keeps its own piece cache;
-/// all of them together stay within the cache budget.
+class Pipeline;  // the engine (snaptok/pipeline.hpp)
+
+/// Hits, misses and bytes of a tokenizer's piece caches.
+struct CacheStats {
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::size_t bytes_used = 0;
+  std::size_t bytes_budget = 0;
+};
+
 class Tokenizer {
  public:
   /// Loads a tokenizer.json or a .st file (told apart by the .st magic).
-  static Tokenizer from_file(const std::filesystem::path& path) {
-    if (is_st_file(path)) return from_st_image(st::Image::map_file(path));
-    const std::string data = read_file(path);
-    try {
-      return from_json(data);
-    } catch (const Error& e) {
-      throw Error(path.string() + ": " + e.what());
-    }
-  }
-
-  /// Loads a tokenizer.json through a .st sidecar (`st_path`, by default
-  /// the JSON's path plus ".st"): when the sidecar was built from JSON of
-  /// the same checksum, it is mapped; else the JSON is loaded and the
-  /// sidecar (re)written atomically. A sidecar that cannot be written (a
-  /// read-only folder) leaves the tokenizer loaded from JSON.
-  static Tokenizer from_file_cached(const std::filesystem::path& json_path,
-                                    std::filesystem::path st_path = {}) {
-    if (st_path.empty()) st_path = std::filesystem::path(json_path.string() + ".st");
-    const std::string data = read_file(json_path);
-    const std::uint64_t hash = st::checksum(std::as_bytes(std::span(data)));
-    std::error_code ec;
-    if (std::filesystem::exists(st_path, ec)) {
-      try {
-        auto image = st::Image::map_file(st_path);
-        if (image->source_hash() == hash) return from_st_image(std::move(image));
-      } catch (const Error&) {  // stale, corrupt or unreadable: rebuilt below
-      }
-    }
-    Tokenizer tok = [&] {
-      try {
-        return from_json(data);
-      } catch (const Error& e) {
-        throw Error(json_path.string() + ": " + e.what());
-      }
-    }();
-    try {
-      tok.save_st(st_path);
-    } catch (const Error&) {  // the sidecar is a cache: loading still succeeded
-    }
-    return tok;
-  }
-
+  SNAPTOK_API static Tokenizer from_file(const std::filesystem::path& path);
   /// Loads a tokenizer from the text of a tokenizer.json.
-  static Tokenizer from_json(std::string_view json_text) {
-    simdjson::dom::parser parser;
-    simdjson::padded_string padded(json_text);
-    simdjson::dom::element root;
-    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
-      throw Error(std::string("tokenizer.json: malformed JSON: ") + simdjson::error_message(err));
-    }
-    Tokenizer tok;
-    tok.load(detail::Json(root, ""), nullptr);
-    tok.source_hash_ = st::checksum(std::as_bytes(std::span(json_text.data(), json_text.size())));
-    return tok;
-  }
+  SNAPTOK_API static Tokenizer from_json(std::string_view json_text);
+  /// Loads a tokenizer from the bytes of a .st file (copied).
+  SNAPTOK_API static Tokenizer from_st_buffer(std::span<const std::byte> bytes);
+  /// Loads a tokenizer.json through a .st sidecar (default: the path plus
+  /// ".st"), rebuilt whenever the JSON's checksum changes.
+  SNAPTOK_API static Tokenizer from_file_cached(const std::filesystem::path& json_path,
+                                                const std::filesystem::path& st_path = {});
+  SNAPTOK_API static Expected<Tokenizer> try_from_file(const std::filesystem::path& path) noexcept;
+  SNAPTOK_API static Expected<Tokenizer> try_from_json(std::string_view json_text) noexcept;
 
-  /// Loads a tokenizer from the bytes of a .st file (copied; see to_st_bytes).
-  static Tokenizer from_st_buffer(std::span<const std::byte> bytes) {
-    return from_st_image(st::Image::copy_of(bytes));
-  }
-
-  /// Returns the .st image of this tokenizer with its current settings
-  /// (truncation, padding, special-token switch, cache budget). The same
-  /// tokenizer gives the same bytes, whether it was loaded from JSON or .st.
-  std::string to_st_bytes() const {
-    st::Writer out;
-    model_->save_tables(out);
-    const std::string pipeline = pipeline_.text(model_->type_name(), *settings_.load());
-    out.add_text(st::SectionType::pipeline, pipeline);
-    return out.bytes(source_hash_);
-  }
-
-  /// Writes to_st_bytes() to `path` atomically (a temporary file, then a rename).
-  void save_st(const std::filesystem::path& path) const { st::write_atomically(path, to_st_bytes()); }
+  SNAPTOK_API Tokenizer(const Tokenizer& other);
+  SNAPTOK_API Tokenizer& operator=(const Tokenizer& other);
+  Tokenizer(Tokenizer&&) noexcept = default;
+  Tokenizer& operator=(Tokenizer&&) noexcept = default;
+  ~Tokenizer() = default;
 
   /// Returns the ids of `text` (UTF-8; invalid UTF-8 throws, naming the byte).
-  std::vector<std::uint32_t> encode(std::string_view text, bool add_special_tokens = true) const {
-    std::vector<std::uint32_t> ids;
-    ids.reserve(text.size() / 4 + 8);  // about one id per 4 bytes of text: few regrowths
-    encode_into(text, add_special_tokens, ids);
-    return ids;
-  }
-
-  /// Appends the ids of `text` to `ids`.
-  void encode_into(std::string_view text, bool add_special_tokens,
-                   std::vector<std::uint32_t>& ids) const {
-    const auto settings = settings_.load();
-    runtime::Workspace& ws = runtime::Workspace::current();
-    encode_ids(*settings, ws, text, add_special_tokens, ids);
-    ws.flush_counts();
-  }
+  SNAPTOK_API std::vector<std::uint32_t> encode(std::string_view text,
+                                                bool add_special_tokens = true) const;
+  /// Appends the ids of `text` to `ids` (no allocation once `ids` has room).
+  SNAPTOK_API void encode_into(std::string_view text, bool add_special_tokens,
+                               std::vector<std::uint32_t>& ids) const;
+  /// Writes the ids of `text` to `out` and returns how many there are; when
+  /// that is more than out.size(), only the first out.size() are written
+  /// (call again with a larger span).
+  SNAPTOK_API std::size_t encode_into(std::string_view text, bool add_special_tokens,
+                                      std::span<std::uint32_t> out) const;
+  SNAPTOK_API Expected<void> try_encode_into(std::string_view text, bool add_special_tokens,
+                                             std::vector<std::uint32_t>& ids) const noexcept;
+  SNAPTOK_API Expected<std::size_t> try_encode_into(std::string_view text, bool add_special_tokens,
+                                                    std::span<std::uint32_t> out) const noexcept;
 
   /// Returns the full Encoding of `text` (and of `pair` when given): ids,
   /// type ids, tokens, char offsets, masks, word ids, overflowing.
-  Encoding encode_full(std::string_view text, bool add_special_tokens = true) const {
-    return encode_full(text, std::nullopt, add_special_tokens);
-  }
-  Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
-                       bool add_special_tokens) const {
-    return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
-  }
+  SNAPTOK_API Encoding encode_full(std::string_view text, bool add_special_tokens = true) const;
+  SNAPTOK_API Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
+                                   bool add_special_tokens) const;
 
-  /// Encodes every text (in parallel when worth it) into one flat id array
-  /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
-  /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core this
-  /// process may run on. The work is split by bytes, and a text much larger
-  /// than its share is cut at cut points across threads when
-  /// can_split_documents() (the ids are the same as encoding it whole).
-  void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
-                         unsigned num_threads, std::vector<std::uint32_t>& ids,
-                         std::vector<std::int64_t>& offsets) const {
-    const auto settings = settings_.load();
-    offsets.assign(texts.size() + 1, 0);
-    ids.clear();
-    if (settings->padding) {  // rows must know each other's length
-      std::vector<std::vector<std::uint32_t>> rows = encode_rows(*settings, texts, add_special_tokens, num_threads);
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        ids.insert(ids.end(), rows[i].begin(), rows[i].end());
-        offsets[i + 1] = static_cast<std::int64_t>(ids.size());
-      }
-      return;
-    }
-    const unsigned threads = resolve_threads(num_threads);
-    std::size_t bytes = 0;
-    for (const std::string_view t : texts) bytes += t.size();
-    const std::size_t part_bytes =
-        part_bytes_for(bytes, threads, splits_documents(*settings, add_special_tokens));
-    std::vector<Unit> units;
-    units.reserve(texts.size());
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
-    }
-    encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
-  }
-
-  /// True when one document can be cut at its cut points
-  /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
-  /// a stream by DocumentEncoder) with the same ids as the whole: byte-level
-  /// BPE on hand-written scanners, no normalizer but Unicode forms and
-  /// Lowercase, no added token a cut could change, a post-processor that
-  /// only puts ids before and after the sequence, and no truncation or
-  /// padding (they need the whole).
-  bool can_split_documents(bool add_special_tokens = true) const {
-    return splits_documents(*settings_.load(), add_special_tokens);
-  }
-
+  /// Encodes every text (in parallel when worth it; num_threads 0: every
+  /// core) into one flat id array with row offsets: row i is
+  /// ids[offsets[i] .. offsets[i+1]). Reuses the capacity of both vectors.
+  SNAPTOK_API void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
+                                     unsigned num_threads, std::vector<std::uint32_t>& ids,
+                                     std::vector<std::int64_t>& offsets) const;
   /// Returns the ids of every text, in input order.
-  std::vector<std::vector<std::uint32_t>> encode_batch(std::span<const std::string_view> texts,
-                                                       bool add_special_tokens,
-                                                       unsigned num_threads = 0) const {
-    return encode_rows(*settings_.load(), texts, add_special_tokens, num_threads);
-  }
-
-  /// Returns the full Encoding of every text, in input order, padded
-  /// together when padding is set (HF encode_batch).
-  std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
-                                          bool add_special_tokens,
-                                          unsigned num_threads = 0) const {
-    return encode_batch_full(texts, {}, add_special_tokens, num_threads);
-  }
-
-  /// Same, for sequences with optional pairs: `pairs` is empty or holds one
-  /// entry per text (nullopt for a text without a pair).
-  std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
-                                          std::span<const std::optional<std::string_view>> pairs,
-                                          bool add_special_tokens,
-                                          unsigned num_threads = 0) const {
-    if (!pairs.empty() && pairs.size() != texts.size()) {
-      throw Error("encode_batch: " + std::to_string(pairs.size()) + " pairs for " +
-                  std::to_string(texts.size()) + " texts");
-    }
-    const auto settings = settings_.load();
-    std::vector<Encoding> out(texts.size());
-    const unsigned threads = resolve_threads(num_threads);
-    const std::vector<std::size_t> bounds =
-        chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads);
-    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
-                                  add_special_tokens, /*ids_only=*/false);
-      }
-    });
-    if (settings->padding) pad_encodings(out, *settings->padding);
-    return out;
-  }
+  SNAPTOK_API std::vector<std::vector<std::uint32_t>> encode_batch(
+      std::span<const std::string_view> texts, bool add_special_tokens, unsigned num_threads = 0) const;
+  /// Returns the full Encoding of every text, padded together when padding is set.
+  SNAPTOK_API std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
+                                                      bool add_special_tokens,
+                                                      unsigned num_threads = 0) const;
 
   /// Returns the text of `ids` (HF Tokenizer::decode).
-  std::string decode(std::span<const std::uint32_t> ids, bool skip_special_tokens = true) const {
-    std::vector<std::string> tokens;
-    tokens.reserve(ids.size());
-    for (const std::uint32_t id : ids) {
-      std::optional<std::string> token = added_.decode_form(id);
-      if (!token) {
-        if (auto t = model_->id_to_token(id)) token = std::string(*t);
-      }
-      if (!token) continue;
-      if (skip_special_tokens && added_.is_special(*token)) continue;
-      tokens.push_back(std::move(*token));
-    }
-    if (decoder_) return decode_tokens(*decoder_, std::move(tokens));
-    std::string out;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      if (i) out += ' ';
-      out += tokens[i];
-    }
-    return out;
-  }
+  SNAPTOK_API std::string decode(std::span<const std::uint32_t> ids, bool skip_special_tokens = true) const;
+  SNAPTOK_API Expected<std::string> try_decode(std::span<const std::uint32_t> ids,
+                                               bool skip_special_tokens = true) const noexcept;
 
-  std::optional<std::uint32_t> token_to_id(std::string_view token) const {
-    return added_.token_to_id(token, *model_);
-  }
-  std::optional<std::string> id_to_token(std::uint32_t id) const {
-    if (const AddedToken* t = added_.find(id)) return t->content;
-    if (auto t = model_->id_to_token(id)) return std::string(*t);
-    return std::nullopt;
-  }
+  SNAPTOK_API std::optional<std::uint32_t> token_to_id(std::string_view token) const;
+  SNAPTOK_API std::optional<std::string> id_to_token(std::uint32_t id) const;
   /// Vocabulary size, with or without the added tokens (HF get_vocab_size).
-  std::size_t vocab_size(bool with_added_tokens = true) const {
-    if (!with_added_tokens) return model_->vocab_size();
-    std::size_t n = model_->vocab_size();
-    for (const auto& [id, token] : added_.tokens()) {
-      if (!model_->token_to_id(token.content)) ++n;
-    }
-    return n;
-  }
-  /// Returns one past the largest id the tokenizer can produce.
-  std::size_t id_bound() const {
-    std::size_t n = 0;
-    for (const auto& [token, id] : model_->vocab()) n = std::max<std::size_t>(n, id + 1);
-    if (!added_.tokens().empty()) n = std::max<std::size_t>(n, added_.tokens().rbegin()->first + 1);
-    return n;
-  }
+  SNAPTOK_API std::size_t vocab_size(bool with_added_tokens = true) const;
+  /// True when one document can be cut across threads with the ids of the whole.
+  SNAPTOK_API bool can_split_documents(bool add_special_tokens = true) const;
 
-  /// When true, special tokens in the input are encoded as ordinary text
-  /// (for untrusted input; HF encode_special_tokens).
-  void set_encode_special_tokens(bool value) {
-    settings_.update([&](EncodeSettings& s) { s.encode_special_tokens = value; });
-  }
-  bool encode_special_tokens() const { return settings_.load()->encode_special_tokens; }
+  /// Settings (see the thread-safety note at the top).
+  SNAPTOK_API void set_truncation(std::optional<TruncationParams> params);
+  SNAPTOK_API std::optional<TruncationParams> truncation() const;
+  SNAPTOK_API void set_padding(std::optional<PaddingParams> params);
+  SNAPTOK_API std::optional<PaddingParams> padding() const;
+  /// When true, special tokens in the input are encoded as text (for untrusted input).
+  SNAPTOK_API void set_encode_special_tokens(bool value);
+  SNAPTOK_API bool encode_special_tokens() const;
+  /// The byte budget all threads' piece caches of this tokenizer share (0: none).
+  SNAPTOK_API void set_cache_budget(std::size_t bytes);
+  SNAPTOK_API CacheStats cache_stats() const;
 
-  /// Sets the byte budget that all threads' piece caches of this tokenizer
-  /// share (0 disables them); caches start empty under a new budget.
-  void set_cache_budget(std::size_t bytes) {
-    settings_.update([&](EncodeSettings& s) {
-      s.cache_budget = std::make_shared<runtime::CacheBudget>(bytes);
-    });
-    model_->set_cache_budget(bytes);
-  }
-  /// Hits, misses and bytes of the piece caches under the current budget.
-  runtime::CacheBudget::Stats cache_stats() const {
-    return settings_.load()->cache_budget->stats();
-  }
+  /// The .st image of this tokenizer with its current settings, and the
+  /// same written atomically to a file.
+  SNAPTOK_API std::string to_st_bytes() const;
+  SNAPTOK_API void save_st(const std::filesystem::path& path) const;
 
-  /// The current settings snapshot (truncation, padding, special tokens, cache budget).
-  std::shared_ptr<const EncodeSettings> settings() const { return settings_.load(); }
-
-  const Model& model() const noexcept { return *model_; }
-  const AddedVocabulary& added_vocabulary() const noexcept { return added_; }
-  const Normalizer* normalizer() const noexcept { return normalizer_.get(); }
-  const PreTokenizer* pre_tokenizer() const noexcept { return pre_tokenizer_.get(); }
-  const PostProcessor* post_processor() const noexcept { return post_processor_.get(); }
-  const Decoder* decoder() const noexcept { return decoder_.get(); }
-
-  /// Truncation and padding, as HF enable_truncation / enable_padding.
-  /// Throws when the stride does not fit in max_length less the special
-  /// tokens of a single sequence (HF with_truncation).
-  void set_truncation(std::optional<TruncationParams> p) {
-    if (p) {
-      const std::size_t n_added = post_processor_ ? post_processor_->added_tokens(false) : 0;
-      // HF subtracts in usize: a max_length below n_added wraps and passes.
-      if (p->max_length >= n_added && p->max_length - n_added < p->stride) {
-        throw Error("truncation: stride " + std::to_string(p->stride) +
-                    " is greater than or equal to the effective max length of " +
-                    std::to_string(p->max_length - n_added) + " (= " +
-                    std::to_string(p->max_length) + " max_length - " + std::to_string(n_added) +
-                    " added special tokens)");
-      }
-    }
-    settings_.update([&](EncodeSettings& s) { s.truncation = p; });
-  }
-  void set_padding(std::optional<PaddingParams> p) {
-    settings_.update([&](EncodeSettings& s) { s.padding = p; });
-  }
-  std::optional<TruncationParams> truncation() const { return settings_.load()->truncation; }
-  std::optional<PaddingParams> padding() const { return settings_.load()->padding; }
-
-  /// Pads a batch of encodings together (batch-longest or fixed).
-  void pad_batch(std::vector<Encoding>& encodings) const {
-    if (const auto settings = settings_.load(); settings->padding) {
-      pad_encodings(encodings, *settings->padding);
-    }
-  }
+  /// The engine behind this handle (include snaptok/pipeline.hpp to use it).
+  const Pipeline& pipeline() const noexcept { return *impl_; }
 
  private:
-  Tokenizer() = default;
-
-  static std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open file");
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path.string() + ": read error");
-    return data;
-  }
-
-  static bool is_st_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, st::kMagic.size()> head{};
-    return in.read(head.data(), head.size()) && head == st::kMagic;
-  }
-
-  // Builds the tokenizer a validated .st image holds; errors name the image.
-  static Tokenizer from_st_image(std::shared_ptr<const st::Image> image) {
-    const std::string_view text = image->text(st::SectionType::pipeline);
-    simdjson::dom::parser parser;
-    simdjson::padded_string padded(text);
-    simdjson::dom::element root;
-    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
-      image->fail(std::string("pipeline: malformed JSON: ") + simdjson::error_message(err));
-    }
-    Tokenizer tok;
-    try {
-      tok.load(detail::Json(root, "pipeline"), image.get());
-    } catch (const Error& e) {
-      const std::string_view what = e.what();
-      if (what.starts_with(image->name() + ": ")) throw;
-      image->fail(std::string(what));
-    }
-    tok.source_hash_ = image->source_hash();
-    return tok;
-  }
-
-  // Builds the pipeline from a tokenizer.json, or from a .st pipeline
-  // section with the model's tables in `image`.
-  void load(const detail::Json& root, const st::Image* image) {
-    if (!root.is_object()) root.fail("expected a JSON object");
-    if (auto v = root.find("version"); v && v->str() != "1.0") {
-      v->fail("unknown tokenizer version \"" + std::string(v->str()) + "\"");
-    }
-    pipeline_ = st::PipelineJson::capture(root);
-    model_ = make_model(root.at("model"), image);
-    if (auto n = root.find("normalizer")) normalizer_ = make_normalizer(*n);
-    if (auto p = root.find("pre_tokenizer")) pre_tokenizer_ = make_pre_tokenizer(*p);
-    if (auto p = root.find("post_processor")) post_processor_ = make_post_processor(*p);
-    if (auto d = root.find("decoder")) decoder_ = make_decoder(*d);
-    EncodeSettings settings;
-    if (auto t = root.find("truncation")) settings.truncation = TruncationParams::from_json(*t);
-    if (auto p = root.find("padding")) settings.padding = PaddingParams::from_json(*p);
-    std::optional<std::size_t> cache_budget;
-    if (auto own = root.find("snaptok")) {  // a .st pipeline's saved settings
-      settings.encode_special_tokens = own->get_bool("encode_special_tokens", false);
-      if (auto b = own->find("cache_budget")) cache_budget = static_cast<std::size_t>(b->u64());
-    }
-    settings_.update([&](EncodeSettings& s) { s = settings; });
-    if (cache_budget) set_cache_budget(*cache_budget);
-    std::vector<AddedToken> added;
-    if (auto a = root.find("added_tokens")) {
-      for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
-    }
-    added_.add_tokens(added, *model_, normalizer_.get());
-    byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
-    cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
-                        (!normalizer_ || normalizer_->keeps_cut_points()) &&
-                        added_tokens_allow_cuts(added_);
-    for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
-  }
-
-  // Returns false when an added token could match differently in the parts
-  // around a cut point ("word| word") than in the whole: a token holding a
-  // letter next to a space could span the cut; an rstrip token ending in a
-  // letter would take the space after it; a single_word token starting
-  // with a space would see a word char before it only in the whole.
-  static bool added_tokens_allow_cuts(const AddedVocabulary& added) {
-    using scanners::is_ascii_letter;
-    for (const auto& [id, token] : added.tokens()) {
-      const std::string& c = token.content;
-      if (c.empty()) continue;
-      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-        if ((is_ascii_letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && is_ascii_letter(c[i + 1]))) {
-          return false;
-        }
-      }
-      if (token.rstrip && is_ascii_letter(c.back())) return false;
-      if (token.single_word && c.front() == ' ') return false;
-    }
-    return true;
-  }
-
-  // The ids a post-processor puts before and after one sequence, when that
-  // is all it does: process_ids(seq) == before + seq + after for every seq.
-  struct SequenceWrap {
-    bool exact = false;
-    std::vector<std::uint32_t> before, after;
-  };
-
-  // Returns the wrap of `processor` (exact: false when its ids are not a
-  // fixed before and after), found by processing marker sequences.
-  static SequenceWrap wrap_of(const PostProcessor* processor, bool add_special_tokens) {
-    SequenceWrap wrap;
-    if (!processor || processor->ids_unchanged()) {
-      wrap.exact = true;
-      return wrap;
-    }
-    constexpr std::uint32_t kMarker = 0xFFFFFFFFu;  // no tokenizer has 2^32 - 1 ids
-    std::vector<std::uint32_t> one{kMarker}, two{kMarker, kMarker};
-    try {
-      processor->process_ids(one, add_special_tokens);
-      processor->process_ids(two, add_special_tokens);
-    } catch (const Error&) {
-      return wrap;
-    }
-    const auto at = std::find(one.begin(), one.end(), kMarker);
-    if (at == one.end() || std::count(one.begin(), one.end(), kMarker) != 1) return wrap;
-    wrap.before.assign(one.begin(), at);
-    wrap.after.assign(at + 1, one.end());
-    std::vector<std::uint32_t> expected = wrap.before;
-    expected.insert(expected.end(), {kMarker, kMarker});
-    expected.insert(expected.end(), wrap.after.begin(), wrap.after.end());
-    wrap.exact = two == expected;
-    return wrap;
-  }
-
-  // True when documents may be cut at cut points under `settings`.
-  bool splits_documents(const EncodeSettings& settings, bool add_special_tokens) const {
-    return cut_points_exact_ && wraps_[add_special_tokens].exact && !settings.truncation &&
-           !settings.padding;
-  }
-
-  // The ids-only pipeline, top to bottom: added tokens and normalization,
-  // pre-tokenization and the model (fused into one stage for byte-level
-  // BPE), post-processing. Appends to `ids`.
-  void encode_ids(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
-                  bool add_special_tokens, std::vector<std::uint32_t>& ids) const {
-    detail::require_utf8(text, "input text");
-    if (settings.truncation || settings.padding) {
-      const Encoding enc = encode_full_impl(settings, text, std::nullopt, add_special_tokens,
-                                            /*ids_only=*/true);
-      ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
-      return;
-    }
-    const bool direct = !post_processor_ || post_processor_->ids_unchanged();
-    std::vector<std::uint32_t>& seq = direct ? ids : ws.scratch_ids();
-    if (!direct) seq.clear();
-    encode_model_ids(settings, ws, text, seq);
-    if (!direct) {
-      post_processor_->process_ids(seq, add_special_tokens);
-      ids.insert(ids.end(), seq.begin(), seq.end());
-    }
-  }
-
-  // Appends the model ids of valid UTF-8 `text`: added tokens and
-  // normalization, then pre-tokenization and the model (one fused stage for
-  // byte-level BPE); no post-processing.
-  void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
-                        std::string_view text, std::vector<std::uint32_t>& seq) const {
-    runtime::PieceCache* cache =
-        byte_level_bpe_
-            ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
-            : nullptr;
-    if (byte_level_bpe_ && (!normalizer_ || normalizer_->is_identity())) {
-      // Nothing to normalize: cut the text as views.
-      added_.extract(
-          text, settings.encode_special_tokens,
-          [&](std::string_view piece) { byte_level_bpe_->encode(piece, seq, cache); },
-          [&](std::uint32_t id) { seq.push_back(id); });
-    } else {
-      PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
-                                       pre_tokenizer_->needs_offsets());
-      added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
-      if (!byte_level_bpe_ && pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-      std::vector<RawToken> tokens;
-      for (const Split& s : pts.splits()) {
-        if (s.tokenized) {
-          for (const RawToken& t : s.tokens) seq.push_back(t.id);
-        } else if (byte_level_bpe_) {
-          byte_level_bpe_->encode(s.normalized.get(), seq, cache);
-        } else {
-          tokens.clear();
-          model_->tokenize(s.normalized.get(), tokens);
-          for (const RawToken& t : tokens) seq.push_back(t.id);
-        }
-      }
-    }
-  }
-
-  // One piece of a batch's work: all of text `text`, or a part of it from
-  // byte `at` that begins and ends at cut points (or the text's ends);
-  // `first` / `last`: the part begins / ends the text (both: the whole).
-  struct Unit {
-    std::size_t text;
-    std::string_view bytes;
-    std::size_t at;
-    bool first, last;
-  };
-
-  // Appends the units of `bytes` (text `index` from byte `at`): parts of
-  // about `part_bytes` (the last one 0.5 to 1.5 times that) cut at cut
-  // points, or one unit when part_bytes is 0 or the text has no cut point
-  // where one is wanted.
-  static void add_units(std::size_t index, std::string_view bytes, std::size_t at, bool first,
-                        bool last, std::size_t part_bytes, std::vector<Unit>& units) {
-    std::size_t begin = 0;
-    while (part_bytes && bytes.size() - begin >= part_bytes + part_bytes / 2) {
-      const std::size_t cut = scanners::next_cut_point(bytes, begin + part_bytes);
-      if (cut == std::string_view::npos) break;
-      units.push_back({index, bytes.substr(begin, cut - begin), at + begin, first && begin == 0, false});
-      begin = cut;
-    }
-    units.push_back({index, bytes.substr(begin), at + begin, first && begin == 0, last});
-  }
-
-  // Appends the ids of `unit` to `out`: a whole text through encode_ids, a
-  // part through the model stage with the post-processor's ids before the
-  // first part and after the last.
-  void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const Unit& unit,
-                   bool add_special_tokens, std::vector<std::uint32_t>& out) const {
-    if (unit.first && unit.last) {
-      encode_ids(settings, ws, unit.bytes, add_special_tokens, out);
-      return;
-    }
-    detail::require_utf8(unit.bytes, "input text", unit.at);
-    const SequenceWrap& wrap = wraps_[add_special_tokens];
-    if (unit.first) out.insert(out.end(), wrap.before.begin(), wrap.before.end());
-    encode_model_ids(settings, ws, unit.bytes, out);
-    if (unit.last) out.insert(out.end(), wrap.after.begin(), wrap.after.end());
-  }
-
-  // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
-  // threads: chunks of units of about equal bytes are taken by free
-  // threads; chunk 0 writes into `ids`, the others into their own buffers,
-  // placed once at the end. When `offsets` is not empty, offsets[t + 1]
-  // becomes the end of text t's ids for every text whose last unit is here.
-  void encode_units(const EncodeSettings& settings, std::span<const Unit> units,
-                    bool add_special_tokens, unsigned threads, std::vector<std::uint32_t>& ids,
-                    std::span<std::int64_t> offsets) const {
-    const std::vector<std::size_t> bounds =
-        chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads);
-    const std::size_t chunks = bounds.size() - 1;
-    std::vector<std::vector<std::uint32_t>> chunk_ids(chunks);
-    // Room for an id per 3 bytes (most text needs less; pages never written
-    // cost nothing) saves the copies of growing from empty; `ids` gets room
-    // for every chunk, so placing them moves nothing already there.
-    std::size_t all_bytes = 0;
-    for (const Unit& u : units) all_bytes += u.bytes.size();
-    auto reserve = [](std::vector<std::uint32_t>& v, std::size_t n) {
-      if (v.capacity() >= n) return;
-      v.reserve(n);
-      runtime::advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
-    };
-    reserve(ids, ids.size() + all_bytes / 3 + 16);
-    run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
-      std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
-      std::size_t bytes = 0;
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
-      if (c > 0) reserve(out, bytes / 3 + 16);
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        encode_unit(settings, ws, units[u], add_special_tokens, out);
-        if (units[u].last && !offsets.empty()) {
-          offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
-        }
-      }
-    });
-    if (chunks == 1) return;
-    std::vector<std::size_t> starts(chunks);
-    std::size_t total = ids.size();
-    for (std::size_t c = 1; c < chunks; ++c) {
-      starts[c] = total;
-      total += chunk_ids[c].size();
-      if (offsets.empty()) continue;
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        if (units[u].last) offsets[units[u].text + 1] += static_cast<std::int64_t>(starts[c]);
-      }
-    }
-    ids.resize(total);
-    run_tasks(chunks - 1, threads, [&](std::size_t c, runtime::Workspace&) {
-      std::vector<std::uint32_t>& chunk = chunk_ids[c + 1];
-      std::copy(chunk.begin(), chunk.end(), ids.begin() + static_cast<std::ptrdiff_t>(starts[c + 1]));
-      std::vector<std::uint32_t>().swap(chunk);
-    });
-  }
-
-  // Added-token split + normalization, then pre-tokenization.
-  void run_stages(const EncodeSettings& settings, PreTokenizedString& pts) const {
-    added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
-    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-  }
-
-  // Ids of every text, padded together when padding is set.
-  std::vector<std::vector<std::uint32_t>> encode_rows(const EncodeSettings& settings,
-                                                      std::span<const std::string_view> texts,
-                                                      bool add_special_tokens,
-                                                      unsigned num_threads) const {
-    std::vector<std::vector<std::uint32_t>> rows(texts.size());
-    const unsigned threads = resolve_threads(num_threads);
-    const std::vector<std::size_t> bounds =
-        chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads);
-    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
-      }
-    });
-    if (!settings.padding || rows.empty()) return rows;
-    std::size_t longest = 0;
-    for (const auto& r : rows) longest = std::max(longest, r.size());
-    const std::size_t target = padded_length(*settings.padding, longest);
-    for (auto& r : rows) {
-      if (r.size() >= target) continue;
-      const auto at = settings.padding->direction == PaddingDirection::left ? r.begin() : r.end();
-      r.insert(at, target - r.size(), settings.padding->pad_id);
-    }
-    return rows;
-  }
-
-  // HF encode_char_offsets + post_process. `ids_only`: only the ids of the
-  // result will be read, so the model may stop early once truncation is sure
-  // to cut (the pinned HF wheel tokenizes everything: its overflowing parts
-  // cover the whole input).
-  Encoding encode_full_impl(const EncodeSettings& settings, std::string_view text,
-                            std::optional<std::string_view> pair, bool add_special_tokens,
-                            bool ids_only) const {
-    detail::require_utf8(text, "input text");
-    if (pair) detail::require_utf8(*pair, "input pair text");
-    // With max_length below the special tokens nothing is cut (see post_process).
-    const std::optional<TruncationParams>& truncation = settings.truncation;
-    const bool early_exit =
-        ids_only && !pair && truncation &&
-        !(add_special_tokens && post_processor_ &&
-          post_processor_->added_tokens(false) > truncation->max_length);
-    Encoding enc = encode_sequence(settings, text, 0, early_exit);
-    std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(settings, *pair, 1, false);
-    return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
-  }
-
-  // HF encode_single_sequence for a raw (not pre-tokenized) input, with
-  // char offsets; `early_exit` allows stopping the model at max_length tokens.
-  Encoding encode_sequence(const EncodeSettings& settings, std::string_view text,
-                           std::uint32_t type_id, bool early_exit) const {
-    PreTokenizedString pts(text, /*track_offsets=*/true);
-    run_stages(settings, pts);
-    std::optional<std::size_t> limit;
-    bool from_left = false;
-    const std::optional<TruncationParams>& truncation = settings.truncation;
-    if (early_exit && truncation &&
-        (truncation->strategy != TruncationStrategy::only_second || type_id != 0)) {
-      limit = truncation->max_length;
-      from_left = truncation->direction == TruncationDirection::left;
-    }
-    tokenize_splits(pts, limit, from_left);
-    return into_encoding(pts, type_id);
-  }
-
-  // Runs the model over untokenized splits; with a limit, stops once that
-  // many tokens exist on the kept side and drops the splits beyond
-  // (HF tokenize_with_limit).
-  void tokenize_splits(PreTokenizedString& pts, std::optional<std::size_t> limit,
-                       bool from_left) const {
-    auto& splits = pts.splits();
-    auto tokenize = [&](Split& s) {
-      if (!s.tokenized) {
-        model_->tokenize(s.normalized.get(), s.tokens);
-        s.tokenized = true;
-      }
-      return s.tokens.size();
-    };
-    if (!limit) {
-      for (Split& s : splits) tokenize(s);
-      return;
-    }
-    std::size_t total = 0;
-    if (from_left) {
-      std::size_t first = splits.size();
-      for (std::size_t i = splits.size(); i-- > 0;) {
-        const bool was_tokenized = splits[i].tokenized;
-        total += tokenize(splits[i]);
-        first = i;
-        if (!was_tokenized && total >= *limit) break;
-      }
-      splits.erase(splits.begin(), splits.begin() + static_cast<std::ptrdiff_t>(first));
-    } else {
-      std::size_t last = 0;
-      for (std::size_t i = 0; i < splits.size(); ++i) {
-        const bool was_tokenized = splits[i].tokenized;
-        total += tokenize(splits[i]);
-        last = i + 1;
-        if (!was_tokenized && total >= *limit) break;
-      }
-      splits.resize(last);
-    }
-  }
-
-  // HF PreTokenizedString::into_encoding with char offsets.
-  Encoding into_encoding(const PreTokenizedString& pts, std::uint32_t type_id) const {
-    Encoding enc;
-    const std::string_view original = pts.original();
-    // char index of every byte of the original, plus one past the end
-    std::vector<std::uint32_t> char_of(original.size() + 1);
-    std::uint32_t chars = 0;
-    for (std::size_t i = 0; i < original.size(); ++i) {
-      if (detail::is_char_boundary(original, i) && i > 0) ++chars;
-      char_of[i] = chars;
-    }
-    char_of[original.size()] = original.empty() ? 0 : chars + 1;
-    auto to_chars = [&](Offsets o) -> Offsets {
-      if (o.start >= original.size()) return o;  // not in HF's map: kept as bytes
-      const std::size_t start = char_of[o.start];
-      if (o.end < original.size()) return {start, char_of[o.end]};
-      if (o.end == original.size()) return {start, char_of[o.end - 1] + 1};
-      // Ends past the text (byte-fallback tokens of a prefixed word count
-      // the prefix): HF finds no char for the end, and gives start + 2.
-      return {start, start + 2};
-    };
-    const auto& splits = pts.splits();
-    for (std::size_t idx = 0; idx < splits.size(); ++idx) {
-      const Split& s = splits[idx];
-      const NormalizedString& ns = s.normalized;
-      const std::size_t shift = ns.offsets_original().start;
-      for (const RawToken& t : s.tokens) {
-        Offsets off{t.start, t.end};
-        if (auto r = ns.normalized_to_original(t.start, t.end)) {
-          off = {shift + r->start, shift + r->end};
-        }
-        std::string value;
-        if (t.text_value) {
-          value = ns.get().substr(t.start, t.end - t.start);
-        } else if (auto v = model_->id_to_token(t.id)) {
-          value = *v;
-        }
-        enc.push(t.id, std::move(value), to_chars(off), static_cast<std::uint32_t>(idx),
-                 type_id, 0);
-      }
-    }
-    return enc;
-  }
-
-  // HF TokenizerImpl::post_process: truncate, post-process, pad.
-  Encoding post_process(const EncodeSettings& settings, Encoding enc, std::optional<Encoding> pair,
-                        bool add_special_tokens) const {
-    if (settings.truncation) {
-      TruncationParams params = *settings.truncation;
-      const std::size_t n_added =
-          post_processor_ ? post_processor_->added_tokens(pair.has_value()) : 0;
-      bool cut = true;
-      if (add_special_tokens && n_added > 0) {
-        // HF computes max_length - n_added in usize: below n_added it wraps
-        // to a huge length, so nothing is cut.
-        if (params.max_length < n_added) {
-          cut = false;
-        } else {
-          params.max_length -= n_added;
-        }
-      }
-      if (cut) truncate_encodings(enc, pair, params);
-    }
-    Encoding out = post_processor_
-                       ? run_post_processor(*post_processor_, std::move(enc), std::move(pair),
-                                            add_special_tokens)
-                       : default_post_process(std::move(enc), std::move(pair));
-    if (settings.padding) {
-      std::vector<Encoding> one;
-      one.push_back(std::move(out));
-      pad_encodings(one, *settings.padding);
-      out = std::move(one.front());
-    }
-    return out;
-  }
-
-  // A batch is cut into about this many chunks per thread (free threads
-  // take the next chunk, so uneven texts even out), each of at least
-  // kMinChunkBytes (below that, handing work over costs more than it saves).
-  static constexpr std::size_t kChunksPerThread = 8;
-  static constexpr std::size_t kMinChunkBytes = 64 << 10;
-  // Parts of a cut text are at least this large.
-  static constexpr std::size_t kMinPartBytes = 256 << 10;
-
-  // Returns the size of the parts to cut texts into when `bytes` of work
-  // go to `threads` threads (one chunk's share, at least kMinPartBytes),
-  // or 0 (no cuts) on one thread or when documents may not be cut.
-  static std::size_t part_bytes_for(std::size_t bytes, unsigned threads, bool may_cut) {
-    if (threads <= 1 || !may_cut) return 0;
-    return std::max(kMinPartBytes, bytes / (std::size_t{threads} * kChunksPerThread));
-  }
-
-  // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
-  // positive number, else every core this process may run on.
-  static unsigned default_threads() {
-    static const unsigned n = [] {
-      if (const char* env = std::getenv("SNAPTOK_NUM_THREADS")) {
-        const long v = std::strtol(env, nullptr, 10);
-        if (v > 0) return static_cast<unsigned>(v);
-      }
-      return runtime::available_cores();
-    }();
-    return n;
-  }
-  static unsigned resolve_threads(unsigned num_threads) {
-    return num_threads ? num_threads : default_threads();
-  }
-
-  // Returns the bounds of contiguous chunks of items [0, count) of about
-  // equal bytes (size_of(i) each): chunk c is [bounds[c], bounds[c + 1]);
-  // at least one chunk.
-  template <class SizeOf>
-  static std::vector<std::size_t> chunk_bounds(std::size_t count, SizeOf&& size_of,
-                                               unsigned threads) {
-    std::size_t bytes = 0;
-    for (std::size_t i = 0; i < count; ++i) bytes += size_of(i);
-    const std::size_t wanted =
-        threads <= 1 ? 1
-                     : std::min<std::size_t>({std::size_t{threads} * kChunksPerThread, count,
-                                              bytes / kMinChunkBytes + 1});
-    std::vector<std::size_t> bounds{0};
-    std::size_t acc = 0, next_cut = bytes / std::max<std::size_t>(wanted, 1);
-    for (std::size_t i = 0; i < count && bounds.size() < wanted; ++i) {
-      acc += size_of(i);
-      if (acc >= next_cut) {
-        bounds.push_back(i + 1);
-        next_cut = bytes * bounds.size() / wanted;
-      }
-    }
-    if (bounds.back() != count || bounds.size() == 1) bounds.push_back(count);
-    return bounds;
-  }
-
-  // Runs fn(task, workspace) for every task in [0, tasks) on the engine's
-  // pool (the calling thread too), at most `threads` at once; rethrows the
-  // first error. Each thread's cache counts reach the budget afterwards.
-  template <class Fn>
-  static void run_tasks(std::size_t tasks, unsigned threads, Fn&& fn) {
-    runtime::ThreadPool::instance().run(tasks, threads, [&](std::size_t task) {
-      runtime::Workspace& ws = runtime::Workspace::current();
-      struct FlushCounts {
-        runtime::Workspace& ws;
-        ~FlushCounts() { ws.flush_counts(); }
-      } flush{ws};
-      fn(task, ws);
-    });
-  }
-
-  st::PipelineJson pipeline_;     // what a .st pipeline section holds
-  std::uint64_t source_hash_ = 0;  // checksum of the tokenizer.json it came from
-  ModelPtr model_;
-  NormalizerPtr normalizer_;
-  PreTokenizerPtr pre_tokenizer_;
-  PostProcessorPtr post_processor_;
-  DecoderPtr decoder_;
-  AddedVocabulary added_;
-  runtime::SettingsSlot settings_;
-  // Fused ids-only path, when the configuration allows it (shared: immutable).
-  std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
-  // Documents may be cut at cut points (when the settings allow; see
-  // splits_documents), and what the post-processor puts around a sequence,
-  // without and with special tokens.
-  bool cut_points_exact_ = false;
-  SequenceWrap wraps_[2];
-
-  friend class DocumentEncoder;
+  explicit Tokenizer(std::shared_ptr<Pipeline> impl) noexcept : impl_(std::move(impl)) {}
+  std::shared_ptr<Pipeline> impl_;
 };
 
 }  // namespace snaptok
 
-#include "snaptok/document_encoder.hpp"  // IWYU pragma: export
+#if !defined(SNAPTOK_COMPILED_LIBRARY) || defined(SNAPTOK_IMPLEMENTATION)
+#include "snaptok/tokenizer-inl.hpp"  // IWYU pragma: export
+#endif

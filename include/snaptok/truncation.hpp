@@ -17,150 +17,95 @@
 #include "snaptok/detail/json.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
+#include "snaptok/options.hpp"
 
 namespace snaptok {
 
-enum class TruncationStrategy { longest_first, only_first, only_second };
-enum class TruncationDirection { left, right };
-enum class PaddingDirection { left, right };
-
-/// The two spellings of each value: Python's (as HF's Python API gives it)
-/// and tokenizer.json's.
-struct Spelling {
-  std::string_view python, json;
-};
-inline constexpr Spelling kStrategySpelling[] = {
-    {"longest_first", "LongestFirst"}, {"only_first", "OnlyFirst"}, {"only_second", "OnlySecond"}};
-inline constexpr Spelling kDirectionSpelling[] = {{"left", "Left"}, {"right", "Right"}};
-
-constexpr Spelling spelling(TruncationStrategy s) noexcept {
-  return kStrategySpelling[static_cast<int>(s)];
-}
-constexpr Spelling spelling(TruncationDirection d) noexcept {
-  return kDirectionSpelling[d == TruncationDirection::left ? 0 : 1];
-}
-constexpr Spelling spelling(PaddingDirection d) noexcept {
-  return kDirectionSpelling[d == PaddingDirection::left ? 0 : 1];
-}
-
-/// Returns the Python spelling HF uses ("longest_first", "left", ...).
-template <class Setting>
-constexpr auto to_string(Setting v) noexcept -> decltype(spelling(v).python) {
-  return spelling(v).python;
-}
-/// Returns the tokenizer.json spelling ("LongestFirst", "Left", ...).
-template <class Setting>
-constexpr auto json_name(Setting v) noexcept -> decltype(spelling(v).json) {
-  return spelling(v).json;
-}
-
-/// How to cut encodings that are too long (HF TruncationParams).
-///
-///   TruncationParams p;
-///   p.max_length = 128; p.stride = 16;   // windows of 128 overlapping by 16
-struct TruncationParams {
-  std::size_t max_length = 512;
-  std::size_t stride = 0;
-  TruncationStrategy strategy = TruncationStrategy::longest_first;
-  TruncationDirection direction = TruncationDirection::right;
-
-  /// Reads the "truncation" section of a tokenizer.json:
-  /// {"direction": "Right", "max_length": 128, "strategy": "LongestFirst", "stride": 0}
-  /// ("direction" may be absent, as in files older than HF 0.13).
-  static TruncationParams from_json(const detail::Json& json) {
-    TruncationParams p;
-    if (!json.is_object()) json.fail("expected an object, got " + json.type_name());
-    if (auto d = json.find("direction")) {
-      const std::string_view v = d->str();
-      if (v == "Left") {
-        p.direction = TruncationDirection::left;
-      } else if (v == "Right") {
-        p.direction = TruncationDirection::right;
-      } else {
-        d->fail("unknown direction \"" + std::string(v) + "\" (expected \"Left\" or \"Right\")");
-      }
-    }
-    p.max_length = static_cast<std::size_t>(json.at("max_length").u64());
-    const detail::Json s = json.at("strategy");
-    const std::string_view v = s.str();
-    if (v == "LongestFirst") {
-      p.strategy = TruncationStrategy::longest_first;
-    } else if (v == "OnlyFirst") {
-      p.strategy = TruncationStrategy::only_first;
-    } else if (v == "OnlySecond") {
-      p.strategy = TruncationStrategy::only_second;
+/// Reads the "truncation" section of a tokenizer.json:
+/// {"direction": "Right", "max_length": 128, "strategy": "LongestFirst", "stride": 0}
+/// ("direction" may be absent, as in files older than HF 0.13).
+inline TruncationParams truncation_from_json(const detail::Json& json) {
+  TruncationParams p;
+  if (!json.is_object()) json.fail("expected an object, got " + json.type_name());
+  if (auto d = json.find("direction")) {
+    const std::string_view v = d->str();
+    if (v == "Left") {
+      p.direction = TruncationDirection::left;
+    } else if (v == "Right") {
+      p.direction = TruncationDirection::right;
     } else {
-      s.fail("unknown strategy \"" + std::string(v) +
-             "\" (expected \"LongestFirst\", \"OnlyFirst\" or \"OnlySecond\")");
+      d->fail("unknown direction \"" + std::string(v) + "\" (expected \"Left\" or \"Right\")");
     }
-    p.stride = static_cast<std::size_t>(json.at("stride").u64());
-    return p;
   }
-
-  /// The "truncation" section that from_json reads back.
-  std::string to_json() const {
-    return "{\"direction\":\"" + std::string(json_name(direction)) + "\",\"max_length\":" +
-           std::to_string(max_length) + ",\"strategy\":\"" + std::string(json_name(strategy)) +
-           "\",\"stride\":" + std::to_string(stride) + "}";
+  p.max_length = static_cast<std::size_t>(json.at("max_length").u64());
+  const detail::Json s = json.at("strategy");
+  const std::string_view v = s.str();
+  if (v == "LongestFirst") {
+    p.strategy = TruncationStrategy::longest_first;
+  } else if (v == "OnlyFirst") {
+    p.strategy = TruncationStrategy::only_first;
+  } else if (v == "OnlySecond") {
+    p.strategy = TruncationStrategy::only_second;
+  } else {
+    s.fail("unknown strategy \"" + std::string(v) +
+           "\" (expected \"LongestFirst\", \"OnlyFirst\" or \"OnlySecond\")");
   }
-};
+  p.stride = static_cast<std::size_t>(json.at("stride").u64());
+  return p;
+}
 
-/// How to pad encodings that are too short (HF PaddingParams).
-/// `fixed_length` empty means "to the longest encoding of the batch".
-struct PaddingParams {
-  std::optional<std::size_t> fixed_length;
-  PaddingDirection direction = PaddingDirection::right;
-  std::optional<std::size_t> pad_to_multiple_of;
-  std::uint32_t pad_id = 0;
-  std::uint32_t pad_type_id = 0;
-  std::string pad_token = "[PAD]";
+/// The "truncation" section that truncation_from_json reads back.
+inline std::string to_json(const TruncationParams& p) {
+  return "{\"direction\":\"" + std::string(json_name(p.direction)) + "\",\"max_length\":" +
+         std::to_string(p.max_length) + ",\"strategy\":\"" + std::string(json_name(p.strategy)) +
+         "\",\"stride\":" + std::to_string(p.stride) + "}";
+}
 
-  /// Reads the "padding" section of a tokenizer.json:
-  /// {"strategy": "BatchLongest" | {"Fixed": 128}, "direction": "Right",
-  ///  "pad_to_multiple_of": null, "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
-  static PaddingParams from_json(const detail::Json& json) {
-    PaddingParams p;
-    if (!json.is_object()) json.fail("expected an object, got " + json.type_name());
-    const detail::Json s = json.at("strategy");
-    if (s.is_string()) {
-      if (s.str() != "BatchLongest") {
-        s.fail("unknown strategy \"" + std::string(s.str()) +
-               "\" (expected \"BatchLongest\" or {\"Fixed\": n})");
-      }
-    } else if (s.is_object()) {
-      std::size_t members = 0;
-      s.for_each_member([&](std::string_view, const detail::Json&) { ++members; });
-      if (members != 1) s.fail("expected \"BatchLongest\" or {\"Fixed\": n}");
-      p.fixed_length = static_cast<std::size_t>(s.at("Fixed").u64());
-    } else {
-      s.fail("expected \"BatchLongest\" or {\"Fixed\": n}, got " + s.type_name());
+/// Reads the "padding" section of a tokenizer.json:
+/// {"strategy": "BatchLongest" | {"Fixed": 128}, "direction": "Right",
+///  "pad_to_multiple_of": null, "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
+inline PaddingParams padding_from_json(const detail::Json& json) {
+  PaddingParams p;
+  if (!json.is_object()) json.fail("expected an object, got " + json.type_name());
+  const detail::Json s = json.at("strategy");
+  if (s.is_string()) {
+    if (s.str() != "BatchLongest") {
+      s.fail("unknown strategy \"" + std::string(s.str()) +
+             "\" (expected \"BatchLongest\" or {\"Fixed\": n})");
     }
-    const detail::Json d = json.at("direction");
-    if (d.str() == "Left") {
-      p.direction = PaddingDirection::left;
-    } else if (d.str() == "Right") {
-      p.direction = PaddingDirection::right;
-    } else {
-      d.fail("unknown direction \"" + std::string(d.str()) + "\" (expected \"Left\" or \"Right\")");
-    }
-    if (auto m = json.find("pad_to_multiple_of")) p.pad_to_multiple_of = m->u64();
-    p.pad_id = json.at("pad_id").u32();
-    p.pad_type_id = json.at("pad_type_id").u32();
-    p.pad_token = std::string(json.at("pad_token").str());
-    return p;
+  } else if (s.is_object()) {
+    std::size_t members = 0;
+    s.for_each_member([&](std::string_view, const detail::Json&) { ++members; });
+    if (members != 1) s.fail("expected \"BatchLongest\" or {\"Fixed\": n}");
+    p.fixed_length = static_cast<std::size_t>(s.at("Fixed").u64());
+  } else {
+    s.fail("expected \"BatchLongest\" or {\"Fixed\": n}, got " + s.type_name());
   }
+  const detail::Json d = json.at("direction");
+  if (d.str() == "Left") {
+    p.direction = PaddingDirection::left;
+  } else if (d.str() == "Right") {
+    p.direction = PaddingDirection::right;
+  } else {
+    d.fail("unknown direction \"" + std::string(d.str()) + "\" (expected \"Left\" or \"Right\")");
+  }
+  if (auto m = json.find("pad_to_multiple_of")) p.pad_to_multiple_of = m->u64();
+  p.pad_id = json.at("pad_id").u32();
+  p.pad_type_id = json.at("pad_type_id").u32();
+  p.pad_token = std::string(json.at("pad_token").str());
+  return p;
+}
 
-  /// The "padding" section that from_json reads back.
-  std::string to_json() const {
-    const std::string strategy =
-        fixed_length ? "{\"Fixed\":" + std::to_string(*fixed_length) + "}" : "\"BatchLongest\"";
-    return "{\"strategy\":" + strategy + ",\"direction\":\"" + std::string(json_name(direction)) +
-           "\",\"pad_to_multiple_of\":" +
-           (pad_to_multiple_of ? std::to_string(*pad_to_multiple_of) : std::string("null")) +
-           ",\"pad_id\":" + std::to_string(pad_id) + ",\"pad_type_id\":" + std::to_string(pad_type_id) +
-           ",\"pad_token\":" + detail::json_quote(pad_token) + "}";
-  }
-};
+/// The "padding" section that padding_from_json reads back.
+inline std::string to_json(const PaddingParams& p) {
+  const std::string strategy =
+      p.fixed_length ? "{\"Fixed\":" + std::to_string(*p.fixed_length) + "}" : "\"BatchLongest\"";
+  return "{\"strategy\":" + strategy + ",\"direction\":\"" + std::string(json_name(p.direction)) +
+         "\",\"pad_to_multiple_of\":" +
+         (p.pad_to_multiple_of ? std::to_string(*p.pad_to_multiple_of) : std::string("null")) +
+         ",\"pad_id\":" + std::to_string(p.pad_id) + ",\"pad_type_id\":" + std::to_string(p.pad_type_id) +
+         ",\"pad_token\":" + detail::json_quote(p.pad_token) + "}";
+}
 
 namespace detail {
 

@@ -2,10 +2,13 @@
 # Builds and runs the CMake consumer projects against this checkout:
 #   1. installs snaptok into a temporary prefix (cmake --install) and checks
 #      what was installed;
-#   2. find_package/     — find_package(snaptok CONFIG REQUIRED) from that prefix;
+#   2. find_package/     — find_package(snaptok CONFIG REQUIRED) from that prefix,
+#      linking the compiled library, the header-only target, and the compiled
+#      library from code built with -fno-exceptions;
 #   3. add_subdirectory/ — snaptok as a subproject (no tests, no install rules),
-#      once more with -DSNAPTOK_USE_HIGHWAY=OFF (must not link libhwy);
-#   4. odr/              — two translation units in one program.
+#      both targets, once more with -DSNAPTOK_USE_HIGHWAY=OFF (must not link libhwy);
+#   4. odr/              — two translation units in one program, in both forms;
+#   5. examples/cpp/     — the C++ examples, built against the prefix and run.
 #
 # Usage: tests/cmake/run_consumers.sh [work-dir]   (default: a fresh temp dir)
 # Environment: CMAKE (default cmake), SNAPTOK_JOBS (default nproc),
@@ -48,6 +51,7 @@ config=$(find "$prefix" -name snaptokConfig.cmake -print -quit)
 for f in snaptokConfigVersion.cmake snaptokTargets.cmake snaptokDependencies.cmake; do
   [ -f "$(dirname "$config")/$f" ] || fail "not installed next to snaptokConfig.cmake: $f"
 done
+[ -n "$(find "$prefix" -name 'libsnaptok.a' -print -quit)" ] || fail "not installed: libsnaptok.a"
 if find "$prefix" -name '*.cpp' -o -name 'CMakeLists.txt' | grep -q .; then
   fail "sources or CMakeLists.txt were installed into $prefix"
 fi
@@ -56,12 +60,15 @@ say "find_package consumer"
 configure "$here/find_package" "$work/find_package" -DCMAKE_PREFIX_PATH="$prefix"
 "$cmake_bin" --build "$work/find_package" -j "$jobs"
 "$work/find_package/app" "$tokenizer"
+"$work/find_package/app_header_only" "$tokenizer"
+"$work/find_package/noexcept_app" "$tokenizer"
 
 say "add_subdirectory consumer"
 configure "$here/add_subdirectory" "$work/add_subdirectory" \
   -DSNAPTOK_SOURCE_DIR="$root" -DCMAKE_INSTALL_PREFIX="$work/add_subdirectory-prefix"
 "$cmake_bin" --build "$work/add_subdirectory" -j "$jobs"
 "$work/add_subdirectory/app" "$tokenizer"
+"$work/add_subdirectory/app_header_only" "$tokenizer"
 "$cmake_bin" --install "$work/add_subdirectory" >/dev/null
 installed=$(cd "$work/add_subdirectory-prefix" && find . -type f | sort)
 [ "$installed" = "./bin/app" ] \
@@ -80,5 +87,13 @@ say "odr: two translation units"
 configure "$here/odr" "$work/odr" -DCMAKE_PREFIX_PATH="$prefix"
 "$cmake_bin" --build "$work/odr" -j "$jobs"
 "$work/odr/odr" "$tokenizer"
+"$work/odr/odr_compiled" "$tokenizer"
+
+say "examples/cpp"
+configure "$root/examples/cpp" "$work/examples" -DCMAKE_PREFIX_PATH="$prefix"
+"$cmake_bin" --build "$work/examples" -j "$jobs"
+out=$(printf 'Hello world\n\nsecond line\n' | "$work/examples/stdin_lines" "$tokenizer")
+[ "$out" = "$(printf '15496 995\n\n12227 1627')" ] || fail "stdin_lines printed: $out"
+"$work/examples/request_loop" "$tokenizer" 2 2000 >/dev/null
 
 say "all CMake consumers passed (work dir: $work)"

@@ -6,7 +6,7 @@
 
 #include <snaptok/document_encoder.hpp>
 #include <snaptok/runtime/thread_pool.hpp>
-#include <snaptok/tokenizer.hpp>
+#include <snaptok/pipeline.hpp>
 
 #include <atomic>
 #include <fstream>
@@ -40,18 +40,18 @@ std::string gpt2_json() {
   return json;
 }
 
-const snaptok::Tokenizer& gpt2() {
-  static const snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+const snaptok::Pipeline& gpt2() {
+  static const snaptok::Pipeline tok = snaptok::Pipeline::from_json(gpt2_json());
   return tok;
 }
 
 // GPT-2 with `from` replaced by `to` in its tokenizer.json.
-snaptok::Tokenizer gpt2_with(std::string_view from, std::string_view to) {
+snaptok::Pipeline gpt2_with(std::string_view from, std::string_view to) {
   std::string json = gpt2_json();
   const std::size_t at = json.find(from);
   REQUIRE(at != std::string::npos);
   json.replace(at, from.size(), to);
-  return snaptok::Tokenizer::from_json(json);
+  return snaptok::Pipeline::from_json(json);
 }
 
 constexpr std::string_view kByteLevelProcessor =
@@ -75,7 +75,7 @@ std::string big_document(std::size_t bytes) {
   return doc;
 }
 
-std::vector<std::uint32_t> flat_ids(const snaptok::Tokenizer& tok,
+std::vector<std::uint32_t> flat_ids(const snaptok::Pipeline& tok,
                                     const std::vector<std::string_view>& texts, unsigned threads,
                                     std::vector<std::int64_t>& offsets, bool special = true) {
   std::vector<std::uint32_t> ids;
@@ -176,7 +176,7 @@ TEST_CASE("thread pool and documents: a forked child encodes in parallel") {
 TEST_CASE("documents: GPT-2 cuts documents; settings that need the whole text do not") {
   CHECK(gpt2().can_split_documents());
   CHECK(gpt2().can_split_documents(false));
-  snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+  snaptok::Pipeline tok = snaptok::Pipeline::from_json(gpt2_json());
   snaptok::TruncationParams truncation;
   truncation.max_length = 100;
   tok.set_truncation(truncation);
@@ -216,7 +216,7 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
     CHECK(offsets == std::vector<std::int64_t>{0, static_cast<std::int64_t>(whole.size())});
   }
   // Through a normalizer that keeps cut points.
-  const snaptok::Tokenizer folded = gpt2_with(
+  const snaptok::Pipeline folded = gpt2_with(
       R"("normalizer":null)", R"("normalizer":{"type":"Sequence","normalizers":[{"type":"NFKC"},{"type":"Lowercase"}]})");
   std::vector<std::int64_t> folded_offsets;
   CHECK(flat_ids(folded, {doc}, 3, folded_offsets) == folded.encode(doc));
@@ -232,7 +232,7 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
 }
 
 TEST_CASE("documents: the post-processor's ids go before the first part and after the last") {
-  const snaptok::Tokenizer tok = gpt2_with(
+  const snaptok::Pipeline tok = gpt2_with(
       kByteLevelProcessor,
       R"("post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<|endoftext|>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"<|endoftext|>","type_id":0}}],"pair":[{"Sequence":{"id":"A","type_id":0}},{"Sequence":{"id":"B","type_id":1}}],"special_tokens":{"<|endoftext|>":{"id":"<|endoftext|>","ids":[50256],"tokens":["<|endoftext|>"]}}})");
   REQUIRE(tok.can_split_documents());
@@ -287,7 +287,7 @@ TEST_CASE("DocumentEncoder: any feed sizes give the ids of the whole document") 
 }
 
 TEST_CASE("DocumentEncoder: without cuts it holds the text and encodes it whole") {
-  snaptok::Tokenizer tok = snaptok::Tokenizer::from_json(gpt2_json());
+  snaptok::Pipeline tok = snaptok::Pipeline::from_json(gpt2_json());
   snaptok::TruncationParams truncation;
   truncation.max_length = 50;
   tok.set_truncation(truncation);

@@ -6,6 +6,7 @@
 // names the file and the failure.
 #include <doctest/doctest.h>
 
+#include <snaptok/pipeline.hpp>  // the .st format internals
 #include <snaptok/tokenizer.hpp>
 
 #include <cstring>
@@ -169,7 +170,7 @@ TEST_CASE("st: settings at save time travel in the file") {
   CHECK(loaded.padding()->pad_token == "[PAD] \"quoted\"");
   CHECK(loaded.padding()->direction == snaptok::PaddingDirection::left);
   CHECK(loaded.encode_special_tokens());
-  CHECK(loaded.settings()->cache_budget->total() == 12345);
+  CHECK(loaded.cache_stats().bytes_budget == 12345);
   check_same(tok, loaded, "hello world! [CLS] hello hello world");
 }
 

@@ -3,7 +3,7 @@
 // that name the failing place, threads, and pathological input.
 #include <doctest/doctest.h>
 
-#include <snaptok/tokenizer.hpp>
+#include <snaptok/pipeline.hpp>
 
 #include <cstdint>
 #include <string>
@@ -11,15 +11,15 @@
 
 namespace {
 
-const snaptok::Tokenizer& gpt2() {
-  static const snaptok::Tokenizer tok =
-      snaptok::Tokenizer::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+const snaptok::Pipeline& gpt2() {
+  static const snaptok::Pipeline tok =
+      snaptok::Pipeline::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
   return tok;
 }
 
 std::string error_of(const std::string& json) {
   try {
-    snaptok::Tokenizer::from_json(json);
+    snaptok::Pipeline::from_json(json);
   } catch (const snaptok::Error& e) {
     return e.what();
   }
@@ -61,7 +61,7 @@ TEST_CASE("GPT-2: ids, tokens and char offsets as HF") {
 TEST_CASE("GPT-2: empty input, lone special token, special tokens as text") {
   CHECK(gpt2().encode("").empty());
   CHECK(gpt2().encode("<|endoftext|>") == std::vector<std::uint32_t>{50256});
-  snaptok::Tokenizer tok = gpt2();
+  snaptok::Pipeline tok = gpt2();
   tok.set_encode_special_tokens(true);
   CHECK(tok.encode("<|endoftext|>").size() > 1);
 }
@@ -122,10 +122,10 @@ TEST_CASE("errors name the JSON path") {
 }
 
 TEST_CASE("Split pre-tokenizer with a BPE model merges within pieces") {
-  auto tok = snaptok::Tokenizer::from_json(
+  auto tok = snaptok::Pipeline::from_json(
       bpe_json(R"({"type":"Split","pattern":{"String":"b"},"behavior":"MergedWithPrevious","invert":false})"));
   CHECK(tok.encode("abab") == std::vector<std::uint32_t>{2, 2});
-  auto removed = snaptok::Tokenizer::from_json(
+  auto removed = snaptok::Pipeline::from_json(
       bpe_json(R"({"type":"Split","pattern":{"String":"b"},"behavior":"Removed","invert":false})"));
   CHECK(removed.encode("abab") == std::vector<std::uint32_t>{0, 0});
 }

@@ -72,7 +72,6 @@ class ThreadPool {
     job.tasks = tasks;
     job.context = &task;
     job.call = [](void* context, std::size_t i) { (*static_cast<Task*>(context))(i); };
-    job.errors.resize(tasks);
     std::size_t helpers = 0;
     if (threads > 1 && !in_worker()) {
       helpers = std::min<std::size_t>(tasks, std::min(threads, kMaxWorkers + 1)) - 1;
@@ -95,9 +94,7 @@ class ThreadPool {
       std::erase(queue_, &job);
       finished_.wait(lock, [&] { return job.helpers_working == 0; });
     }
-    for (const std::exception_ptr& e : job.errors) {
-      if (e) std::rethrow_exception(e);
-    }
+    if (job.error) std::rethrow_exception(job.error);
   }
 
   /// Worker threads started so far (they stay, asleep when idle).
@@ -112,7 +109,9 @@ class ThreadPool {
     void* context = nullptr;
     void (*call)(void*, std::size_t) = nullptr;
     std::atomic<std::size_t> next{0};
-    std::vector<std::exception_ptr> errors;  // one per task
+    std::mutex error_mu;
+    std::exception_ptr error;           // of the lowest failing task (error_mu)
+    std::size_t error_task = ~std::size_t{0};
     std::size_t helpers_wanted = 0;          // guarded by mu_
     std::size_t helpers_joined = 0;          // guarded by mu_
     std::size_t helpers_working = 0;         // guarded by mu_
@@ -141,7 +140,11 @@ class ThreadPool {
       try {
         job.call(job.context, i);
       } catch (...) {
-        job.errors[i] = std::current_exception();
+        std::lock_guard lock(job.error_mu);
+        if (i < job.error_task) {
+          job.error_task = i;
+          job.error = std::current_exception();
+        }
       }
     }
     in_worker() = was_in_worker;

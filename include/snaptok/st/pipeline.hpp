@@ -45,8 +45,8 @@ class PipelineJson {
   std::string text(std::string_view model_type, const EncodeSettings& settings) const {
     std::string out = "{";
     for (const auto& [key, value] : root_) out += detail::json_quote(key) + ":" + value + ",";
-    out += "\"truncation\":" + (settings.truncation ? settings.truncation->to_json() : "null");
-    out += ",\"padding\":" + (settings.padding ? settings.padding->to_json() : "null");
+    out += "\"truncation\":" + (settings.truncation ? to_json(*settings.truncation) : "null");
+    out += ",\"padding\":" + (settings.padding ? to_json(*settings.padding) : "null");
     out += ",\"model\":{\"type\":" + detail::json_quote(model_type);
     for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
     out += "},\"snaptok\":{\"encode_special_tokens\":";

@@ -1,0 +1,165 @@
+// snaptok::Tokenizer, the public handle (compiled-library mode here: this
+// binary links snaptok::snaptok): the same results as the engine, the try_
+// calls that return errors as values, copies with their own settings, and
+// steady-state requests that allocate nothing, counted by replacing the
+// global operator new for this test binary (calls on the counting thread
+// only, while a test asks for it).
+#include <doctest/doctest.h>
+
+#include <snaptok/pipeline.hpp>
+#include <snaptok/tokenizer.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+thread_local bool counting = false;
+thread_local std::size_t allocations = 0;
+
+void* counted_alloc(std::size_t n) {
+  if (counting) ++allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+
+void* counted_aligned_alloc(std::size_t n, std::align_val_t align) {
+  if (counting) ++allocations;
+  const auto a = static_cast<std::size_t>(align);
+  if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
+
+// Counts operator new calls made on this thread while `run` runs.
+template <class Fn>
+std::size_t allocations_during(Fn&& run) {
+  allocations = 0;
+  counting = true;
+  run();
+  counting = false;
+  return allocations;
+}
+
+const char* const kRequests[] = {
+    "What is the capital of France? Answer in one word, then explain the history in detail.",
+    "Summarize: the quick brown fox jumps over the lazy dog, twice, at 10:30 on 2024-05-01.",
+    "Ünïcödé and emoji 😀👍🏽 in a request, with <|endoftext|> in the middle and 東京 at the end.",
+};
+
+snaptok::Tokenizer gpt2() {
+  return snaptok::Tokenizer::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n); }
+void* operator new[](std::size_t n) { return counted_alloc(n); }
+void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+TEST_CASE("facade: the same ids, Encodings and decode as the engine") {
+  const snaptok::Tokenizer tok = gpt2();
+  const snaptok::Pipeline& engine = tok.pipeline();
+  for (const char* r : kRequests) {
+    CHECK(tok.encode(r) == engine.encode(r));
+    const snaptok::Encoding a = tok.encode_full(r), b = engine.encode_full(r);
+    CHECK(a.ids == b.ids);
+    CHECK(a.offsets == b.offsets);
+    CHECK(tok.decode(a.ids) == engine.decode(b.ids));
+  }
+  CHECK(tok.encode("Hello world") == std::vector<std::uint32_t>{15496, 995});
+  CHECK(tok.token_to_id("Hello") == 15496u);
+  CHECK(tok.id_to_token(995) == "\xc4\xa0world");
+  CHECK(tok.vocab_size() == 50257);
+  CHECK(tok.can_split_documents());
+}
+
+TEST_CASE("facade: encode_into a span reports the count and fills what fits") {
+  const snaptok::Tokenizer tok = gpt2();
+  const std::vector<std::uint32_t> want = tok.encode(kRequests[0]);
+  std::array<std::uint32_t, 5> small{};
+  CHECK(tok.encode_into(kRequests[0], true, small) == want.size());
+  CHECK(std::vector<std::uint32_t>(small.begin(), small.end()) ==
+        std::vector<std::uint32_t>(want.begin(), want.begin() + 5));
+  std::vector<std::uint32_t> big(want.size());
+  CHECK(tok.encode_into(kRequests[0], true, std::span(big)) == want.size());
+  CHECK(big == want);
+}
+
+TEST_CASE("facade: try_ calls return errors as values") {
+  const auto missing = snaptok::Tokenizer::try_from_file(SNAPTOK_TEST_DATA_DIR "/no-such/tokenizer.json");
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().find("cannot open file") != std::string::npos);
+  const auto bad_json = snaptok::Tokenizer::try_from_json("{\"model\": {\"type\": \"Nope\"}}");
+  REQUIRE_FALSE(bad_json);
+  CHECK(bad_json.error().find("unknown type") != std::string::npos);
+
+  const auto tok = snaptok::Tokenizer::try_from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+  REQUIRE(tok);
+  std::vector<std::uint32_t> ids;
+  CHECK(tok->try_encode_into("Hello world", true, ids));
+  CHECK(ids == std::vector<std::uint32_t>{15496, 995});
+  const auto invalid = tok->try_encode_into("ok \xc3", true, ids);
+  REQUIRE_FALSE(invalid);
+  CHECK(invalid.error().find("invalid UTF-8 at byte 3") != std::string::npos);
+  std::array<std::uint32_t, 1> one{};
+  const auto n = tok->try_encode_into("Hello world", true, one);
+  REQUIRE(n);
+  CHECK(*n == 2);
+  const auto text = tok->try_decode(ids);
+  REQUIRE(text);
+  CHECK(*text == "Hello world");
+}
+
+TEST_CASE("facade: a copy has its own settings and shares the tables") {
+  snaptok::Tokenizer tok = gpt2();
+  snaptok::Tokenizer copy = tok;
+  snaptok::TruncationParams trunc;
+  trunc.max_length = 3;
+  copy.set_truncation(trunc);
+  CHECK(copy.encode(kRequests[0]).size() == 3);
+  CHECK(tok.encode(kRequests[0]).size() > 3);
+  CHECK_FALSE(tok.truncation());
+  tok = copy;  // copy-assign takes the other's settings
+  REQUIRE(tok.truncation());
+  CHECK(tok.truncation()->max_length == 3);
+  tok.set_cache_budget(1 << 20);
+  CHECK(tok.cache_stats().bytes_budget == (1u << 20));
+}
+
+TEST_CASE("facade: warm requests into a reused buffer allocate nothing") {
+  const snaptok::Tokenizer tok = gpt2();
+  std::vector<std::uint32_t> ids;
+  ids.reserve(256);
+  std::array<std::uint32_t, 256> fixed{};
+  std::vector<std::string_view> batch(std::begin(kRequests), std::end(kRequests));
+  std::vector<std::uint32_t> batch_ids;
+  std::vector<std::int64_t> batch_offsets;
+  auto requests = [&] {
+    for (const char* r : kRequests) {
+      ids.clear();
+      tok.encode_into(r, true, ids);
+      (void)tok.encode_into(r, true, std::span(fixed));
+    }
+    tok.encode_batch_flat(batch, true, /*num_threads=*/1, batch_ids, batch_offsets);
+  };
+  for (int warm = 0; warm < 3; ++warm) requests();  // workspace, caches, buffers
+  CHECK(allocations_during([&] {
+          for (int i = 0; i < 200; ++i) requests();
+        }) == 0);
+  // The counter itself works: a fresh result allocates.
+  CHECK(allocations_during([&] { (void)tok.encode(kRequests[0]); }) > 0);
+}
