@@ -45,6 +45,70 @@ std::string_view text_of(nb::handle h, const char* what) {
                            .c_str());
 }
 
+// Returns the Python integer `h` as an unsigned value of at most `max`, or
+// raises what HF raises: TypeError for what is not an integer (a float, a
+// str), OverflowError for a negative value or one above `max`. Messages name
+// `what` and the value, e.g. "ids[2]: -1 is negative (expected 0 ..
+// 4294967295)".
+std::uint64_t int_arg(nb::handle h, const std::string& what, std::uint64_t max) {
+  if (PyFloat_Check(h.ptr()) || !PyIndex_Check(h.ptr())) {
+    throw nb::type_error((what + ": expected an int, got " + nb::type_name(h.type()).c_str()).c_str());
+  }
+  const nb::object index = nb::steal(PyNumber_Index(h.ptr()));
+  if (!index.is_valid()) throw nb::python_error();
+  const std::string range = " (expected 0 .. " + std::to_string(max) + ")";
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  auto too = [&](const char* how) {
+    PyErr_SetString(PyExc_OverflowError,
+                    (what + ": " + nb::repr(index).c_str() + " is " + how + range).c_str());
+    throw nb::python_error();
+  };
+  if (overflow < 0 || (overflow == 0 && v < 0)) too("negative");
+  if (overflow > 0 || static_cast<std::uint64_t>(v) > max) too("too large");
+  return static_cast<std::uint64_t>(v);
+}
+
+constexpr std::uint64_t kMaxId = 0xFFFFFFFFu;
+constexpr std::uint64_t kMaxSize = static_cast<std::uint64_t>(PY_SSIZE_T_MAX);
+
+std::optional<std::size_t> optional_size_arg(nb::handle h, const std::string& what) {
+  if (h.is_none()) return std::nullopt;
+  return static_cast<std::size_t>(int_arg(h, what, kMaxSize));
+}
+
+unsigned threads_arg(nb::handle h) {
+  return static_cast<unsigned>(int_arg(h, "num_threads", 0xFFFFFFFFu));
+}
+
+// The token ids of a sequence of ints (a list, a tuple, a NumPy array, ...);
+// each bad item is named: "ids[3]: expected an int, got float".
+std::vector<std::uint32_t> ids_arg(nb::handle seq, const std::string& what) {
+  const nb::object fast = nb::steal(PySequence_Fast(seq.ptr(), ""));
+  if (!fast.is_valid()) {
+    PyErr_Clear();
+    throw nb::type_error((what + ": expected a sequence of ints, got " + nb::type_name(seq.type()).c_str()).c_str());
+  }
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  std::vector<std::uint32_t> ids(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = items[i];
+    if (PyLong_CheckExact(item)) {  // the common case, without the checks' cost
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+      if (overflow == 0 && v >= 0 && static_cast<std::uint64_t>(v) <= kMaxId) {
+        ids[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(v);
+        continue;
+      }
+    }
+    ids[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(
+        int_arg(item, what + "[" + std::to_string(i) + "]", kMaxId));
+  }
+  return ids;
+}
+
 // The .st sidecar that from_file's st_cache asks for: none for False, the
 // default (the JSON's path + ".st") for True, else the given path.
 std::optional<std::filesystem::path> st_cache_path(nb::handle st_cache) {
@@ -362,7 +426,8 @@ NB_MODULE(_core, m) {
       .def(
           "encode_batch",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
-             unsigned num_threads) {
+             nb::handle threads) {
+            const unsigned num_threads = threads_arg(threads);
             PairBatch batch(texts);
             nb::gil_scoped_release release;
             return t.encode_batch_full(
@@ -377,7 +442,8 @@ NB_MODULE(_core, m) {
       .def(
           "encode_to_numpy",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
-             unsigned num_threads) {
+             nb::handle threads) {
+            const unsigned num_threads = threads_arg(threads);
             TextBatch batch(texts);
             std::vector<std::uint32_t> ids;
             std::vector<std::int64_t> offsets;
@@ -392,9 +458,10 @@ NB_MODULE(_core, m) {
           "row i is ids[offsets[i]:offsets[i+1]].")
       .def(
           "document_encoder",
-          [](const snaptok::Pipeline& t, bool add_special_tokens, unsigned num_threads,
-             std::size_t part_bytes) {
-            return new PyDocumentEncoder(t, add_special_tokens, num_threads, part_bytes);
+          [](const snaptok::Pipeline& t, bool add_special_tokens, nb::handle num_threads,
+             nb::handle part_bytes) {
+            return new PyDocumentEncoder(t, add_special_tokens, threads_arg(num_threads),
+                                         static_cast<std::size_t>(int_arg(part_bytes, "part_bytes", kMaxSize)));
           },
           "add_special_tokens"_a = true, "num_threads"_a = 0,
           "part_bytes"_a = snaptok::DocumentEncoder::kDefaultPartBytes, nb::keep_alive<0, 1>(),
@@ -410,13 +477,17 @@ NB_MODULE(_core, m) {
           "document until finish().")
       .def(
           "decode",
-          [](const snaptok::Pipeline& t, const std::vector<std::uint32_t>& ids,
-             bool skip_special_tokens) { return t.decode(ids, skip_special_tokens); },
+          [](const snaptok::Pipeline& t, nb::handle ids, bool skip_special_tokens) {
+            return t.decode(ids_arg(ids, "ids"), skip_special_tokens);
+          },
           "ids"_a, "skip_special_tokens"_a = true, "Decodes ids back to text.")
       .def(
           "decode_batch",
-          [](const snaptok::Pipeline& t, const std::vector<std::vector<std::uint32_t>>& batch,
-             bool skip_special_tokens) {
+          [](const snaptok::Pipeline& t, nb::handle sequences, bool skip_special_tokens) {
+            std::vector<std::vector<std::uint32_t>> batch;
+            for (nb::handle seq : nb::borrow<nb::iterable>(sequences)) {
+              batch.push_back(ids_arg(seq, "sequences[" + std::to_string(batch.size()) + "]"));
+            }
             nb::gil_scoped_release release;
             std::vector<std::string> out;
             out.reserve(batch.size());
@@ -426,11 +497,11 @@ NB_MODULE(_core, m) {
           "sequences"_a, "skip_special_tokens"_a = true, "Decodes many id lists.")
       .def(
           "enable_truncation",
-          [](snaptok::Pipeline& t, std::size_t max_length, std::size_t stride,
+          [](snaptok::Pipeline& t, nb::handle max_length, nb::handle stride,
              std::string_view strategy, std::string_view direction) {
             snaptok::TruncationParams p;
-            p.max_length = max_length;
-            p.stride = stride;
+            p.max_length = static_cast<std::size_t>(int_arg(max_length, "max_length", kMaxSize));
+            p.stride = static_cast<std::size_t>(int_arg(stride, "stride", kMaxSize));
             p.strategy = strategy_of(strategy);
             p.direction = is_left(direction) ? snaptok::TruncationDirection::left
                                              : snaptok::TruncationDirection::right;
@@ -457,17 +528,17 @@ NB_MODULE(_core, m) {
           "The truncation parameters as a dict, or None.")
       .def(
           "enable_padding",
-          [](snaptok::Pipeline& t, std::string_view direction, std::uint32_t pad_id,
-             std::uint32_t pad_type_id, std::string pad_token, std::optional<std::size_t> length,
-             std::optional<std::size_t> pad_to_multiple_of) {
+          [](snaptok::Pipeline& t, std::string_view direction, nb::handle pad_id,
+             nb::handle pad_type_id, std::string pad_token, nb::handle length,
+             nb::handle pad_to_multiple_of) {
             snaptok::PaddingParams p;
             p.direction = is_left(direction) ? snaptok::PaddingDirection::left
                                              : snaptok::PaddingDirection::right;
-            p.pad_id = pad_id;
-            p.pad_type_id = pad_type_id;
+            p.pad_id = static_cast<std::uint32_t>(int_arg(pad_id, "pad_id", kMaxId));
+            p.pad_type_id = static_cast<std::uint32_t>(int_arg(pad_type_id, "pad_type_id", kMaxId));
             p.pad_token = std::move(pad_token);
-            p.fixed_length = length;
-            p.pad_to_multiple_of = pad_to_multiple_of;
+            p.fixed_length = optional_size_arg(length, "length");
+            p.pad_to_multiple_of = optional_size_arg(pad_to_multiple_of, "pad_to_multiple_of");
             t.set_padding(std::move(p));
           },
           "direction"_a = "right", "pad_id"_a = 0, "pad_type_id"_a = 0, "pad_token"_a = "[PAD]",
@@ -500,12 +571,22 @@ NB_MODULE(_core, m) {
           },
           "is_pair"_a, "Number of special tokens the post-processor adds (HF).")
       .def("token_to_id", &snaptok::Pipeline::token_to_id, "token"_a)
-      .def("id_to_token", &snaptok::Pipeline::id_to_token, "id"_a)
+      .def(
+          "id_to_token",
+          [](const snaptok::Pipeline& t, nb::handle id) {
+            return t.id_to_token(static_cast<std::uint32_t>(int_arg(id, "id", kMaxId)));
+          },
+          "id"_a)
       .def("get_vocab_size", &snaptok::Pipeline::vocab_size, "with_added_tokens"_a = true)
       .def_prop_rw("encode_special_tokens", &snaptok::Pipeline::encode_special_tokens,
                    &snaptok::Pipeline::set_encode_special_tokens,
                    "When True, special tokens in the input are encoded as plain text.")
-      .def("set_cache_budget", &snaptok::Pipeline::set_cache_budget, "bytes"_a,
+      .def(
+          "set_cache_budget",
+          [](snaptok::Pipeline& t, nb::handle bytes) {
+            t.set_cache_budget(static_cast<std::size_t>(int_arg(bytes, "bytes", kMaxSize)));
+          },
+          "bytes"_a,
            "Sets the byte budget that all threads' piece caches share (0 disables them);\n"
            "the caches start empty under the new budget.")
       .def(

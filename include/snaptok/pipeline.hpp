@@ -64,6 +64,7 @@ class Pipeline {
  public:
   /// Loads a tokenizer.json or a .st file (told apart by the .st magic).
   static Pipeline from_file(const std::filesystem::path& path) {
+    require_regular_file(path);
     if (is_st_file(path)) return from_st_image(st::Image::map_file(path));
     const std::string data = read_file(path);
     try {
@@ -242,8 +243,12 @@ class Pipeline {
     chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
     run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
-                                  add_special_tokens, /*ids_only=*/false);
+        try {
+          out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
+                                    add_special_tokens, /*ids_only=*/false);
+        } catch (const detail::InvalidUtf8& e) {
+          throw item_error(e, i);
+        }
       }
     });
     if (settings->padding) pad_encodings(out, *settings->padding);
@@ -360,7 +365,16 @@ class Pipeline {
  private:
   Pipeline() = default;
 
+  // Throws naming `path` when it is a directory (reading one fails obscurely).
+  static void require_regular_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw Error(path.string() + ": is a directory, not a tokenizer.json or .st file");
+    }
+  }
+
   static std::string read_file(const std::filesystem::path& path) {
+    require_regular_file(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string() + ": cannot open file");
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -622,7 +636,12 @@ class Pipeline {
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
       if (c > 0) reserve(out, bytes / 3 + 16);
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        encode_unit(settings, ws, units[u], add_special_tokens, out);
+        try {
+          encode_unit(settings, ws, units[u], add_special_tokens, out);
+        } catch (const detail::InvalidUtf8& e) {
+          if (offsets.empty()) throw;  // one document (DocumentEncoder): "input text"
+          throw item_error(e, units[u].text);
+        }
         if (units[u].last && !offsets.empty()) {
           offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
         }
@@ -664,7 +683,11 @@ class Pipeline {
     chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
     run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
+        try {
+          encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
+        } catch (const detail::InvalidUtf8& e) {
+          throw item_error(e, i);
+        }
       }
     });
     if (!settings.padding || rows.empty()) return rows;
@@ -863,6 +886,13 @@ class Pipeline {
   }
   static unsigned resolve_threads(unsigned num_threads) {
     return num_threads ? num_threads : default_threads();
+  }
+
+  // The invalid-UTF-8 error of batch item `i`, naming it: "texts[i]" (or
+  // "pairs[i]" for a pair's text) instead of "input text".
+  static detail::InvalidUtf8 item_error(const detail::InvalidUtf8& e, std::size_t i) {
+    const char* list = e.subject() == "input pair text" ? "pairs[" : "texts[";
+    return detail::InvalidUtf8(list + std::to_string(i) + "]", e.byte());
   }
 
   // A vector of this thread's that keeps its capacity from call to call

@@ -237,6 +237,11 @@ inline void truncate_encodings(Encoding& enc, std::optional<Encoding>& pair,
   }
 }
 
+/// The longest an encoding may be padded to: 2^31 tokens (about 80 GiB of
+/// Encoding fields), past which padding is an error rather than an attempt
+/// to allocate the impossible.
+inline constexpr std::size_t kMaxPaddedLength = std::size_t{1} << 31;
+
 /// Pads `enc` (and, first, each of its overflowing parts) to `target_length`
 /// tokens (HF Encoding::pad): pad ids, type ids, tokens, no word, offsets
 /// (0, 0), special mask 1, attention mask 0. Left padding shifts the
@@ -248,6 +253,10 @@ inline void pad_encoding(Encoding& enc, std::size_t target_length, std::uint32_t
     pad_encoding(o, target_length, pad_id, pad_type_id, pad_token, direction);
   }
   if (enc.ids.size() >= target_length) return;
+  if (target_length > kMaxPaddedLength) {
+    throw Error("padding: cannot pad to " + std::to_string(target_length) + " tokens (at most " +
+                std::to_string(kMaxPaddedLength) + " per encoding)");
+  }
   const std::size_t n = target_length - enc.ids.size();
   const bool left = direction == PaddingDirection::left;
   detail::pad_vector(enc.ids, n, pad_id, left);

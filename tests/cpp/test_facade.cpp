@@ -163,3 +163,22 @@ TEST_CASE("facade: warm requests into a reused buffer allocate nothing") {
   // The counter itself works: a fresh result allocates.
   CHECK(allocations_during([&] { (void)tok.encode(kRequests[0]); }) > 0);
 }
+
+TEST_CASE("facade: errors name the batch item, the directory, the padding length") {
+  const snaptok::Tokenizer tok = gpt2();
+  const std::vector<std::string_view> texts = {"fine", "bad \xff"};
+  std::vector<std::uint32_t> ids;
+  std::vector<std::int64_t> offsets;
+  CHECK_THROWS_WITH_AS(tok.encode_batch_flat(texts, true, 1, ids, offsets),
+                       "texts[1]: invalid UTF-8 at byte 4", snaptok::Error);
+  CHECK_THROWS_WITH_AS(tok.encode_batch(texts, true, 2), "texts[1]: invalid UTF-8 at byte 4", snaptok::Error);
+  CHECK_THROWS_WITH_AS(tok.encode("bad \xff"), "input text: invalid UTF-8 at byte 4", snaptok::Error);
+  CHECK_THROWS_WITH_AS(snaptok::Tokenizer::from_file(SNAPTOK_TEST_DATA_DIR),
+                       doctest::Contains("is a directory"), snaptok::Error);
+  snaptok::Tokenizer padded = tok;
+  snaptok::PaddingParams pad;
+  pad.fixed_length = std::size_t{1} << 40;
+  padded.set_padding(pad);
+  CHECK_THROWS_WITH_AS(padded.encode("a"), doctest::Contains("padding: cannot pad to 1099511627776 tokens"),
+                       snaptok::Error);
+}

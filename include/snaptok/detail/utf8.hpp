@@ -129,7 +129,23 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept {
   return std::string_view::npos;
 }
 
-// Throws snaptok::Error naming `what` and the byte offset when `s` is not
+/// What require_utf8 throws: an Error naming the text ("input text") and the
+/// first invalid byte, which batch calls rename to the item ("texts[3]").
+class InvalidUtf8 : public Error {
+ public:
+  InvalidUtf8(std::string_view subject, std::size_t byte)
+      : Error(std::string(subject) + ": invalid UTF-8 at byte " + std::to_string(byte)),
+        subject_(subject),
+        byte_(byte) {}
+  const std::string& subject() const noexcept { return subject_; }
+  std::size_t byte() const noexcept { return byte_; }
+
+ private:
+  std::string subject_;
+  std::size_t byte_;
+};
+
+// Throws InvalidUtf8 naming `what` and the byte offset when `s` is not
 // valid UTF-8 (offsets count from `first_byte`: where `s` starts in a
 // larger text).
 inline void require_utf8(std::string_view s, std::string_view what, std::size_t first_byte = 0) {
@@ -138,8 +154,7 @@ inline void require_utf8(std::string_view s, std::string_view what, std::size_t 
   if (simdjson::validate_utf8(s.data(), s.size())) return;
   const std::size_t bad = find_invalid_utf8(s);
   if (bad != std::string_view::npos) {
-    throw Error(std::string(what) + ": invalid UTF-8 at byte " +
-                std::to_string(first_byte + bad));
+    throw InvalidUtf8(what, first_byte + bad);
   }
 }
 
