@@ -127,7 +127,15 @@ def _load_tokenizer(spec: str):
 
 
 def _fmt_bytes(n: float) -> str:
-    return f"{n / 1e6:,.1f} MB"
+    """Returns a byte count in the unit that suits it: 512 B, 12.3 kB, 4.5 MB, 1.2 GB."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n:,.0f} B"
+
+
+def _fmt_rate(bytes_per_second: float) -> str:
+    return _fmt_bytes(bytes_per_second) + "/s"
 
 
 def _progress_enabled(total: Optional[int], mode: Optional[bool], stream: IO[str]) -> bool:
@@ -164,10 +172,10 @@ class _Progress:
             pct = 100.0 * done / self.total
             eta = (self.total - done) / rate if rate > 0 else 0.0
             text = (f"encode {_fmt_bytes(done)} / {_fmt_bytes(self.total)} ({pct:5.1f}%)  "
-                    f"{rate / 1e6:,.1f} MB/s  {tokens:,} tokens  {tok_rate:,.0f} tokens/s  "
+                    f"{_fmt_rate(rate)}  {tokens:,} tokens  {tok_rate:,.0f} tokens/s  "
                     f"eta {eta:,.0f}s")
         else:
-            text = (f"encode {_fmt_bytes(done)}  {rate / 1e6:,.1f} MB/s  {tokens:,} tokens  "
+            text = (f"encode {_fmt_bytes(done)}  {_fmt_rate(rate)}  {tokens:,} tokens  "
                     f"{tok_rate:,.0f} tokens/s")
         if self.tty:
             pad = " " * max(0, self.width - len(text))
@@ -199,7 +207,7 @@ class _TqdmProgress:
             self.last = now
             elapsed = max(now - self.start, 1e-9)
             self.bar.set_postfix_str(
-                f"{(done - self.skipped) / elapsed / 1e6:,.1f} MB/s, "
+                f"{_fmt_rate((done - self.skipped) / elapsed)}, "
                 f"{tokens / elapsed:,.0f} tokens/s, {tokens:,} tokens", refresh=False)
         self.bar.update(done - self.bar.n)
 
@@ -411,11 +419,10 @@ def _print_summary(stream, args, layout, shards, dtype, counts, source, run_s, l
                    tokenizer_path, resumed) -> None:
     secs = max(run_s, 1e-9)
     read = counts["done"] - counts["skipped"]
-    mb = read / 1e6
     lines = [
         f"documents  {shards.documents:,}",
-        f"input      {mb:,.2f} MB"
-        + (f" ({source.text_bytes / 1e6:,.2f} MB of text)" if source.text_bytes != read else ""),
+        f"input      {_fmt_bytes(read)}"
+        + (f" ({_fmt_bytes(source.text_bytes)} of text)" if source.text_bytes != read else ""),
         f"tokens     {shards.tokens:,} ({dtype.name})",
     ]
     files = [s["files"][0] for s in shards.done]
@@ -428,7 +435,7 @@ def _print_summary(stream, args, layout, shards, dtype, counts, source, run_s, l
     lines += [
         f"time       {secs:,.2f} s (read, encode and write overlapped), "
         f"{load_s * 1e3:,.0f} ms tokenizer load",
-        f"speed      {mb / secs:,.1f} MB/s, {counts['tokens'] / secs:,.0f} tokens/s",
+        f"speed      {_fmt_rate(read / secs)}, {counts['tokens'] / secs:,.0f} tokens/s",
         f"tokenizer  {tokenizer_path}",
     ]
     if layout.sharded:
@@ -493,7 +500,8 @@ def _build_parser() -> argparse.ArgumentParser:
             "  snaptok encode data/*.jsonl.zst --field content --tokenizer ./tokenizer.json -o train.npz\n"
             "  snaptok encode corpus.txt --lines --dtype uint16 --num-threads 8 -o corpus.bin\n"
             "  snaptok encode web/*.parquet -o web.bin --shard-size 100M   # then, if stopped: --resume\n\n"
-            "exit status: 0 ok, 1 tokenizer or write failure, 2 bad input or usage,\n"
+            "exit status: 0 ok, 1 tokenization or write failure, 2 bad input (text, tokenizer\n"
+            "file, output path) or usage,\n"
             "130 interrupted (Ctrl-C), 143 terminated (SIGTERM)\n"
             f"built-in tokenizers: {', '.join(names) if names else 'none'}"
         ),

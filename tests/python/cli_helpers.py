@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -38,6 +39,7 @@ MIXED_LINES = [
 ]
 
 IDX_HEADER = struct.Struct("<8sIIQQ")  # as documented in the README
+RATE = re.compile(r"\d [kMG]?B/s")  # a throughput as the CLI prints it, in a unit that suits it
 
 
 def sample_text() -> str:

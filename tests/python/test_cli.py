@@ -17,7 +17,7 @@ import pytest
 
 hf = pytest.importorskip("tokenizers")
 
-from cli_helpers import (MIXED_LINES, SAMPLE, assert_matches_hf, load_npz, run_module,  # noqa: E402
+from cli_helpers import (MIXED_LINES, RATE, SAMPLE, assert_matches_hf, load_npz, run_module,  # noqa: E402
                          write_jsonl, write_lines)
 from cli_helpers import big_vocab_tokenizer, gpt2_path, template_tokenizer  # noqa: E402,F401 (fixtures)
 from snaptok import cli  # noqa: E402
@@ -56,7 +56,7 @@ def test_default_builtin_on_bundled_sample(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
     summary = r.stdout.decode()
     assert str(out) in summary
-    assert "tokens" in summary and "MB/s" in summary
+    assert "tokens" in summary and RATE.search(summary)
     ids, offsets = load_npz(out)
     assert ids.dtype == np.uint32 and offsets.dtype == np.int64
     assert offsets.tolist() == [0, len(ids)]
@@ -259,7 +259,7 @@ def test_progress_and_summary(tmp_path, capsys):
     out = tmp_path / "p.npz"
     assert cli.main(["encode", str(src), "--lines", "--progress", "-o", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "MB/s" in captured.err and "tokens" in captured.err
+    assert RATE.search(captured.err) and "tokens" in captured.err
     assert f"documents  {len(MIXED_LINES) * 50:,}" in captured.out
     assert str(out) in captured.out
     assert cli.main(["encode", str(src), "--lines", "-q", "-o", str(out)]) == 0
@@ -425,3 +425,12 @@ def test_batch_bytes_accepts_units():
     assert cli._parse_size("1GiB") == 1 << 30
     assert cli._parse_size("4096") == 4096
     assert cli._parse_size("2MB") == 2 << 20
+
+
+def test_sizes_and_rates_are_printed_in_a_unit_that_suits_them():
+    assert cli._fmt_bytes(0) == "0 B"
+    assert cli._fmt_bytes(512) == "512 B"
+    assert cli._fmt_bytes(12_345) == "12.3 kB"
+    assert cli._fmt_bytes(4_500_000) == "4.5 MB"
+    assert cli._fmt_bytes(1_234_567_890_123) == "1,234.6 GB"
+    assert cli._fmt_rate(2_000) == "2.0 kB/s"
