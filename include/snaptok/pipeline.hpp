@@ -896,13 +896,18 @@ class Pipeline {
   }
 
   // A vector of this thread's that keeps its capacity from call to call
-  // (cleared on get()); a nested use on the same thread gets a fresh one.
+  // (cleared on get()) up to kKeptElements, so that small batches allocate
+  // nothing and a huge one does not pin its memory; a nested use on the same
+  // thread gets a fresh one.
   template <class T>
   class Scratch {
    public:
+    static constexpr std::size_t kKeptElements = std::size_t{1} << 16;
     Scratch() : busy_(in_use()) { in_use() = true; }
     ~Scratch() {
-      if (!busy_) in_use() = false;
+      if (busy_) return;
+      in_use() = false;
+      if (kept().capacity() > kKeptElements) std::vector<T>().swap(kept());
     }
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
