@@ -126,6 +126,12 @@ std::optional<std::filesystem::path> st_cache_path(nb::handle st_cache) {
   return std::filesystem::path(nb::cast<std::string>(path));
 }
 
+// The .st image of `t` as Python bytes (to_st_bytes, and what pickling keeps).
+nb::bytes st_bytes_of(const snaptok::Pipeline& t) {
+  const std::string image = t.to_st_bytes();
+  return nb::bytes(image.data(), image.size());
+}
+
 // A view of the bytes of a str, bytes, or any object with the buffer
 // protocol (bytearray, memoryview, mmap, a NumPy uint8 array), held for the
 // view's lifetime so the GIL can be released while it is read.
@@ -377,13 +383,8 @@ NB_MODULE(_core, m) {
             return snaptok::Pipeline::from_st_buffer(std::as_bytes(std::span(bytes.get())));
           },
           "data"_a, "Loads a tokenizer from the bytes of a .st file (see to_st_bytes).")
-      .def(
-          "to_st_bytes",
-          [](const snaptok::Pipeline& t) {
-            const std::string image = t.to_st_bytes();
-            return nb::bytes(image.data(), image.size());
-          },
-          "Returns the .st image of this tokenizer, with its current settings.")
+      .def("to_st_bytes", &st_bytes_of,
+           "Returns the .st image of this tokenizer, with its current settings.")
       .def(
           "save_st",
           [](const snaptok::Pipeline& t, const std::filesystem::path& path) {
@@ -391,11 +392,7 @@ NB_MODULE(_core, m) {
             t.save_st(path);
           },
           "path"_a, "Writes the .st image to path atomically (a temporary file, then a rename).")
-      .def("__getstate__",
-           [](const snaptok::Pipeline& t) {
-             const std::string image = t.to_st_bytes();
-             return nb::bytes(image.data(), image.size());
-           })
+      .def("__getstate__", &st_bytes_of)
       .def("__setstate__",
            [](snaptok::Pipeline& t, nb::bytes image) {
              new (&t) snaptok::Pipeline(snaptok::Pipeline::from_st_buffer(

@@ -66,12 +66,7 @@ class Pipeline {
   static Pipeline from_file(const std::filesystem::path& path) {
     require_regular_file(path);
     if (is_st_file(path)) return from_st_image(st::Image::map_file(path));
-    const std::string data = read_file(path);
-    try {
-      return from_json(data);
-    } catch (const Error& e) {
-      throw Error(path.string() + ": " + e.what());
-    }
+    return from_json_file(path, read_file(path));
   }
 
   /// Loads a tokenizer.json through a .st sidecar (`st_path`, by default
@@ -92,13 +87,7 @@ class Pipeline {
       } catch (const Error&) {  // stale, corrupt or unreadable: rebuilt below
       }
     }
-    Pipeline tok = [&] {
-      try {
-        return from_json(data);
-      } catch (const Error& e) {
-        throw Error(json_path.string() + ": " + e.what());
-      }
-    }();
+    Pipeline tok = from_json_file(json_path, data);
     try {
       tok.save_st(st_path);
     } catch (const Error&) {  // the sidecar is a cache: loading still succeeded
@@ -380,6 +369,15 @@ class Pipeline {
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) throw Error(path.string() + ": read error");
     return data;
+  }
+
+  // from_json of the text read from `path`, with errors naming the file.
+  static Pipeline from_json_file(const std::filesystem::path& path, std::string_view text) {
+    try {
+      return from_json(text);
+    } catch (const Error& e) {
+      throw Error(path.string() + ": " + e.what());
+    }
   }
 
   static bool is_st_file(const std::filesystem::path& path) {
