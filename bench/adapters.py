@@ -122,6 +122,16 @@ class Adapter:
     def load(self):
         self.tok = self.open()
 
+    @staticmethod
+    def whole_documents(tok):
+        """Turns off the truncation and padding a tokenizer.json may set (BERT-style
+        files do): the bench encodes whole documents, as the peers without those
+        settings do. Returns tok."""
+        for name in ("no_truncation", "no_padding"):
+            if hasattr(tok, name):
+                getattr(tok, name)()
+        return tok
+
     def batch_ids(self, result):
         return result
 
@@ -145,7 +155,7 @@ class SnaptokAdapter(Adapter):
         return self.path
 
     def load(self):
-        self.tok = self.open()
+        self.tok = self.whole_documents(self.open())
         self.encode_ids = getattr(self.tok, "encode_ids", None)
 
     def batch(self, docs):
@@ -189,7 +199,7 @@ class HFAdapter(Adapter):
         return tokenizers.Tokenizer.from_file(self.path)
 
     def load(self):
-        self.tok = self.open()
+        self.tok = self.whole_documents(self.open())
         self.fast = getattr(self.tok, "encode_batch_fast", self.tok.encode_batch)
 
     def batch(self, docs):

@@ -466,6 +466,10 @@ NB_MODULE(_core, m) {
           "under the current settings. Once part_bytes are held back, it encodes the text\n"
           "before the last exact cut point, on num_threads threads.")
       .def_prop_ro(
+          "fused_path", [](const snaptok::Pipeline& t) { return std::string(t.fused_path()); },
+          "The fused ids-only path chosen at load: 'byte-level BPE', 'SentencePiece BPE',\n"
+          "'whitespace words', or 'none' (the general stages). Ids are the same either way.")
+      .def_prop_ro(
           "can_split_documents", [](const snaptok::Pipeline& t) { return t.can_split_documents(); },
           "True when one document can be cut into parts encoded apart (in parallel, or\n"
           "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"

@@ -111,6 +111,13 @@ class AddedVocabulary {
     return special_.count(std::string(token)) != 0;
   }
   bool empty() const noexcept { return by_id_.empty(); }
+  /// True when some token is matched on normalized text (normalized: true).
+  bool has_normalized_tokens() const noexcept {
+    for (const auto& [id, token] : by_id_) {
+      if (token.normalized) return true;
+    }
+    return false;
+  }
   std::size_t size() const noexcept { return by_id_.size(); }
   const std::map<std::uint32_t, AddedToken>& tokens() const noexcept { return by_id_; }
 

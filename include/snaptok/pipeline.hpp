@@ -33,6 +33,8 @@
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
 #include "snaptok/fast_paths/byte_level_bpe.hpp"
+#include "snaptok/fast_paths/sentencepiece_bpe.hpp"
+#include "snaptok/fast_paths/whitespace_words.hpp"
 #include "snaptok/models/factory.hpp"
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
@@ -196,6 +198,13 @@ class Pipeline {
   /// Lowercase, no added token a cut could change, a post-processor that
   /// only puts ids before and after the sequence, and no truncation or
   /// padding (they need the whole).
+  /// Names the fused ids-only stage chosen at load: "byte-level BPE",
+  /// "SentencePiece BPE", "whitespace words", or "none" (the general stages).
+  std::string_view fused_path() const noexcept {
+    if (byte_level_bpe_) return "byte-level BPE";
+    return segment_path_ ? segment_path_->name() : "none";
+  }
+
   bool can_split_documents(bool add_special_tokens = true) const {
     return splits_documents(*settings_.load(), add_special_tokens);
   }
@@ -436,10 +445,25 @@ class Pipeline {
     }
     added_.add_tokens(added, *model_, normalizer_.get());
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
+    segment_path_.reset();
+    // A segment path normalizes the text between added tokens itself, so
+    // every added token must be matched on the text as given.
+    if (!byte_level_bpe_ && (!normalizer_ || !added_.has_normalized_tokens())) {
+      segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
+    }
     cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
                         (!normalizer_ || normalizer_->keeps_cut_points()) &&
                         added_tokens_allow_cuts(added_);
     for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
+  }
+
+  // Returns the fused segment path for these stages, or nullptr.
+  static std::shared_ptr<const SegmentPath> make_segment_path(const Normalizer* normalizer,
+                                                              const PreTokenizer* pre_tokenizer,
+                                                              const Model& model) {
+    if (auto p = SentencePieceBpePath::make(normalizer, pre_tokenizer, model)) return p;
+    if (auto p = WhitespaceWordsPath::make(normalizer, pre_tokenizer, model)) return p;
+    return nullptr;
   }
 
   // Returns false when an added token could match differently in the parts
@@ -530,6 +554,20 @@ class Pipeline {
   // byte-level BPE); no post-processing.
   void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
                         std::string_view text, std::vector<std::uint32_t>& seq) const {
+    if (segment_path_) {
+      runtime::PieceCache* cache =
+          ws.cache(segment_path_->cache_owner(), settings.cache_budget, default_threads());
+      auto general = [&](std::string_view span, std::vector<std::uint32_t>& out) {
+        encode_span_ids(span, out);
+      };
+      added_.extract(
+          text, settings.encode_special_tokens,
+          [&](std::string_view segment) {
+            segment_path_->encode(segment, segment.data() == text.data(), seq, cache, general);
+          },
+          [&](std::uint32_t id) { seq.push_back(id); });
+      return;
+    }
     runtime::PieceCache* cache =
         byte_level_bpe_
             ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
@@ -545,18 +583,42 @@ class Pipeline {
                                        pre_tokenizer_->needs_offsets());
       added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
       if (!byte_level_bpe_ && pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-      std::vector<RawToken> tokens;
-      for (const Split& s : pts.splits()) {
-        if (s.tokenized) {
-          for (const RawToken& t : s.tokens) seq.push_back(t.id);
-        } else if (byte_level_bpe_) {
-          byte_level_bpe_->encode(s.normalized.get(), seq, cache);
-        } else {
-          tokens.clear();
-          model_->tokenize(s.normalized.get(), tokens);
-          for (const RawToken& t : tokens) seq.push_back(t.id);
+      if (byte_level_bpe_) {
+        for (const Split& s : pts.splits()) {
+          if (s.tokenized) {
+            for (const RawToken& t : s.tokens) seq.push_back(t.id);
+          } else {
+            byte_level_bpe_->encode(s.normalized.get(), seq, cache);
+          }
         }
+      } else {
+        append_model_ids(pts, seq);
       }
+    }
+  }
+
+  // Appends the ids of `span`, text between added tokens that a segment
+  // path leaves to the general stages: normalization, pre-tokenization and
+  // the model.
+  void encode_span_ids(std::string_view span, std::vector<std::uint32_t>& seq) const {
+    PreTokenizedString pts(span, /*track_offsets=*/pre_tokenizer_ && pre_tokenizer_->needs_offsets());
+    if (normalizer_) pts.normalize([&](NormalizedString& ns) { normalizer_->normalize(ns); });
+    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+    append_model_ids(pts, seq);
+  }
+
+  // Appends the ids of every split of `pts`: a tokenized one's, else the
+  // model's for its text.
+  void append_model_ids(const PreTokenizedString& pts, std::vector<std::uint32_t>& seq) const {
+    thread_local std::vector<RawToken> tokens;
+    for (const Split& s : pts.splits()) {
+      if (s.tokenized) {
+        for (const RawToken& t : s.tokens) seq.push_back(t.id);
+        continue;
+      }
+      tokens.clear();
+      model_->tokenize(s.normalized.get(), tokens);
+      for (const RawToken& t : tokens) seq.push_back(t.id);
     }
   }
 
@@ -978,6 +1040,8 @@ class Pipeline {
   runtime::SettingsSlot settings_;
   // Fused ids-only path, when the configuration allows it (shared: immutable).
   std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
+  // The fused stage for the text between added tokens, when not byte-level.
+  std::shared_ptr<const SegmentPath> segment_path_;
   // Documents may be cut at cut points (when the settings allow; see
   // splits_documents), and what the post-processor puts around a sequence,
   // without and with special tokens.

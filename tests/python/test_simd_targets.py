@@ -1,9 +1,10 @@
-"""The fused byte-level path gives HF's ids under every SIMD target.
+"""The fused paths give HF's ids under every SIMD target.
 
 SNAPTOK_SIMD is read once per process, so each target runs in its own
 subprocess: it encodes the bundled sample text (and, when the shared data is
-present, a slice of every corpus) with every byte-level tokenizer at hand
-and compares each document's ids with HF's.
+present, a slice of every corpus) with every byte-level tokenizer at hand,
+and the SentencePiece-BPE, Unigram and WordPiece files of the shared data,
+and compares each document's ids with HF's (truncation and padding off).
 """
 
 import json
@@ -23,7 +24,7 @@ SHARED = ROOT.parent / "shared" / "data"
 TOKENIZERS = [ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"] + [
     SHARED / "tokenizers" / name / "tokenizer.json"
     for name in ("cl100k-hf-spelling", "cl100k-possessive", "o200k", "qwen2", "qwen3.5-mark",
-                 "deepseek-v3", "kimi", "nemotron")
+                 "deepseek-v3", "kimi", "nemotron", "phi-3", "t5-small", "all-MiniLM-L6-v2")
 ]
 TEXTS = [ROOT / "python" / "snaptok" / "data" / "sample.txt"] + sorted(
     (SHARED / "corpus").glob("*/*.txt") if SHARED.is_dir() else [])
@@ -47,8 +48,10 @@ import snaptok
 ref = json.load(open(sys.argv[1]))
 bad = []
 for p, want in ref["ids"].items():
-    ids, offsets = snaptok.Tokenizer.from_file(p).encode_to_numpy(
-        ref["docs"], add_special_tokens=False, num_threads=1)
+    tok = snaptok.Tokenizer.from_file(p)
+    tok.no_truncation()
+    tok.no_padding()
+    ids, offsets = tok.encode_to_numpy(ref["docs"], add_special_tokens=False, num_threads=1)
     for i, w in enumerate(want):
         if ids[offsets[i]:offsets[i + 1]].tolist() != w:
             bad.append(f"{p}: document {i} differs")
@@ -84,6 +87,8 @@ def reference(tmp_path_factory):
     for p in TOKENIZERS:
         if p.is_file():
             hf = tokenizers.Tokenizer.from_file(str(p))
+            hf.no_truncation()
+            hf.no_padding()
             ids[str(p)] = [e.ids for e in hf.encode_batch(docs, add_special_tokens=False)]
     path = tmp_path_factory.mktemp("simd") / "reference.json"
     path.write_text(json.dumps({"docs": docs, "ids": ids}))

@@ -21,6 +21,7 @@
 #include "snaptok/pre_tokenizers/byte_level.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
 #include "snaptok/pre_tokenizers/split.hpp"
+#include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 #include "snaptok/scanners/cut_points.hpp"
 
@@ -75,7 +76,8 @@ class ByteLevelBpePath {
   /// worker's cache for this model, or nullptr for none.
   void encode(std::string_view text, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache) const {
-    Pieces out(bpe_, ids, bpe_.deterministic() ? cache : nullptr, text.data() + text.size());
+    const Merger merger{bpe_};
+    Pieces out(merger, ids, bpe_.deterministic() ? cache : nullptr, text.data() + text.size());
     run_split(0, text, out);
     out.finish();
   }
@@ -83,138 +85,15 @@ class ByteLevelBpePath {
  private:
   explicit ByteLevelBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Where pieces go: they queue in a batch; a full batch (and flush()) is
-  // encoded in two passes: the first packs each short piece's key and
-  // prefetches its cache set, the second looks the pieces up in order, so
-  // the batch's memory misses overlap instead of following one another. A
-  // miss is merged from the raw bytes and cached. Ids gather in a small
-  // buffer that is appended to the result when full and at finish().
-  class Pieces {
-   public:
-    // `readable_end` bounds the buffer the pieces lie in (short keys are
-    // read 16 bytes at a time when the buffer allows).
-    Pieces(const BpeModel& bpe, std::vector<std::uint32_t>& ids, runtime::PieceCache* cache,
-           const char* readable_end)
-        : bpe_(bpe), ids_(ids), cache_(cache), readable_end_(readable_end) {}
-
-    // Pieces added from now on lie in a buffer ending at `readable_end`
-    // (the queued ones are encoded first); returns the previous end.
-    const char* set_readable_end(const char* readable_end) {
-      flush();
-      return std::exchange(readable_end_, readable_end);
+  // Misses merge from the raw bytes (at most one id per byte).
+  struct Merger {
+    static constexpr std::size_t kExtraIds = 0;
+    const BpeModel& bpe;
+    std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
+      return bpe.merge_raw(piece, out);
     }
-
-    // Queues `piece` (a full batch is encoded first).
-    SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
-      if (count_ == kBatch) flush();
-      batch_[count_] = {piece.data(), piece.size()};
-      count_ += !piece.empty();
-    }
-
-    // Encodes every queued piece, in order, appending their ids to the result.
-    void flush() {
-      if (count_ == 0) return;
-      runtime::ShortKey keys[kBatch];
-      std::uint64_t hashes[kBatch];
-      std::size_t bytes = 0;
-      if (cache_) {
-        for (std::size_t i = 0; i < count_; ++i) {
-          const std::string_view p = batch_[i].view();
-          bytes += p.size();
-          if (p.size() <= runtime::PieceCache::kShortMaxBytes) {
-            keys[i] = runtime::ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
-            hashes[i] = keys[i].hash();
-            cache_->prefetch_short(hashes[i]);
-          }
-        }
-      } else {
-        for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size;
-      }
-      // A piece has at most one id per byte; a short hit copies a whole
-      // entry (kShortCopyWords words) whatever its count.
-      const std::size_t room = bytes + runtime::PieceCache::kShortCopyWords;
-      if (out_n_ + room > kOut) spill();
-      if (room > kOut) {  // long pieces: straight into the result
-        const std::size_t at = ids_.size();
-        ids_.resize(at + room);
-        std::uint32_t* out = ids_.data() + at;
-        for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i].view(), keys[i], hashes[i], out);
-        ids_.resize(static_cast<std::size_t>(out - ids_.data()));
-      } else if (cache_) {
-        // The write position lives in a register: kept in out_n_, every hit
-        // would wait on the store of the last one.
-        std::uint32_t* out = out_ + out_n_;
-        for (std::size_t i = 0; i < count_; ++i) {
-          std::size_t n = 0;
-          const std::uint32_t* hit = batch_[i].size <= runtime::PieceCache::kShortMaxBytes
-                                         ? cache_->find_short(hashes[i], keys[i], n)
-                                         : nullptr;
-          if (hit) {  // the common case, inline
-            std::memcpy(out, hit, runtime::PieceCache::kShortCopyWords * sizeof(std::uint32_t));
-            out += n;
-          } else {
-            out += encode(batch_[i].view(), keys[i], hashes[i], out);
-          }
-        }
-        out_n_ = static_cast<std::size_t>(out - out_);
-      } else {
-        for (std::size_t i = 0; i < count_; ++i) out_n_ += bpe_.merge_raw(batch_[i].view(), out_ + out_n_);
-      }
-      count_ = 0;
-    }
-
-    // Encodes the queued pieces and appends every gathered id to the result.
-    void finish() {
-      flush();
-      spill();
-    }
-
-   private:
-    static constexpr std::size_t kBatch = 128;
-    static constexpr std::size_t kOut = 4096;  // ids gathered before an append
-
-    void spill() {
-      ids_.insert(ids_.end(), out_, out_ + out_n_);
-      out_n_ = 0;
-    }
-
-    // Writes the ids of `piece` (with its short key and hash when it is
-    // short) at `out`; returns their count. The path of pieces the short
-    // tier does not hold: the long tier, else a merge whose result is cached.
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((noinline))
-#endif
-    std::size_t encode(std::string_view piece, const runtime::ShortKey& key, std::uint64_t hash,
-                       std::uint32_t* out) {
-      const std::size_t n = piece.size();
-      if (!cache_ || n > runtime::PieceCache::kLongMaxBytes) return bpe_.merge_raw(piece, out);
-      std::size_t count = 0;
-      if (const std::uint32_t* hit = cache_->find_long(piece, count)) {
-        std::memcpy(out, hit, count * sizeof(std::uint32_t));
-        return count;
-      }
-      count = bpe_.merge_raw(piece, out);
-      if (n > runtime::PieceCache::kShortMaxBytes || !cache_->store_short(hash, key, out, count)) {
-        cache_->store_long(piece, out, count);
-      }
-      return count;
-    }
-
-    const BpeModel& bpe_;
-    std::vector<std::uint32_t>& ids_;
-    runtime::PieceCache* cache_;
-    const char* readable_end_;
-    std::size_t count_ = 0;  // queued pieces
-    // A queued piece (trivial, so a new Pieces initialises no batch).
-    struct Queued {
-      const char* data;
-      std::size_t size;
-      std::string_view view() const noexcept { return {data, size}; }
-    };
-    Queued batch_[kBatch];
-    std::size_t out_n_ = 0;
-    std::uint32_t out_[kOut];
   };
+  using Pieces = runtime::PieceBatch<Merger>;
 
   // Applies Split stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
   void run_split(std::size_t i, std::string_view text, Pieces& out) const {

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -20,6 +19,7 @@
 #include "snaptok/detail/piece_cache.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/models/model.hpp"
+#include "snaptok/runtime/piece_cache.hpp"
 
 namespace snaptok {
 
@@ -67,6 +67,9 @@ class BpeModel final : public VocabModel {
   /// True when a piece always gives the same ids (no dropout), so callers may
   /// cache them.
   bool deterministic() const noexcept { return !dropout_; }
+  /// True when a continuing_subword_prefix or end_of_word_suffix applies.
+  bool has_affixes() const noexcept { return prefix_ || suffix_; }
+  bool ignore_merges() const noexcept { return ignore_merges_; }
   /// A number no other model instance in this process has (cache owner key).
   std::uint64_t uid() const noexcept { return uid_; }
 
@@ -275,8 +278,7 @@ class BpeModel final : public VocabModel {
   }
 
   void init_byte_level_path() {
-    static std::atomic<std::uint64_t> next_uid{1};
-    uid_ = next_uid.fetch_add(1);
+    uid_ = runtime::new_cache_owner();
     byte_level_ready_ = !prefix_ && !suffix_;
     const auto& table = detail::byte_level_table();
     for (int b = 0; b < 256 && byte_level_ready_; ++b) {

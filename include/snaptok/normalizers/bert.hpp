@@ -48,6 +48,16 @@ class BertNormalizer final : public Normalizer {
     }
     if (lowercase_) lowercase_rewrite(ns);
   }
+  // ASCII has no CJK ideographs or accents: cleaning and case only.
+  std::optional<AsciiProfile> ascii_profile() const override {
+    AsciiProfile p = AsciiProfile::identity();
+    for (unsigned b = 0; b < 128; ++b) {
+      if (clean_text_ && (b == 0 || unicode::bert_is_control(b))) p.safe[b] = false;
+      if (clean_text_ && b != ' ' && unicode::bert_is_whitespace(b)) p.map[b] = ' ';
+      if (lowercase_ && b >= 'A' && b <= 'Z') p.map[b] = static_cast<std::uint8_t>(b | 0x20);
+    }
+    return p;
+  }
 
  private:
   static std::optional<bool> read_strip_accents(const detail::Json& json) {

@@ -16,6 +16,11 @@ class LowercaseNormalizer final : public Normalizer {
   // Char by char; ASCII letters stay ASCII letters.
   bool keeps_cut_points() const noexcept override { return true; }
   void normalize(NormalizedString& ns) const override { lowercase_rewrite(ns); }
+  std::optional<AsciiProfile> ascii_profile() const override {
+    AsciiProfile p = AsciiProfile::identity();
+    for (unsigned b = 'A'; b <= 'Z'; ++b) p.map[b] = static_cast<std::uint8_t>(b | 0x20);
+    return p;
+  }
 };
 
 }  // namespace snaptok

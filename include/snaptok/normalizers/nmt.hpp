@@ -29,6 +29,14 @@ class NmtNormalizer final : public Normalizer {
     map_chars(ns, [](char32_t c) { return to_space(c); },
               [](char32_t) { return char32_t{' '}; });
   }
+  std::optional<AsciiProfile> ascii_profile() const override {
+    AsciiProfile p = AsciiProfile::identity();
+    for (unsigned b = 0; b < 128; ++b) {
+      if (drops(b)) p.safe[b] = false;
+      if (to_space(b)) p.map[b] = ' ';
+    }
+    return p;
+  }
 };
 
 }  // namespace snaptok

@@ -102,6 +102,27 @@ class PrecompiledNormalizer final : public Normalizer {
     }
   }
 
+  // An ASCII char is its own cluster, except CR LF: a char without a rule
+  // stays, one mapped to one ASCII char takes the map, any other rule makes
+  // it unsafe, and so does a rule for the CR LF cluster for CR.
+  std::optional<AsciiProfile> ascii_profile() const override {
+    AsciiProfile p = AsciiProfile::identity();
+    for (unsigned b = 1; b < 128; ++b) {
+      const char c = static_cast<char>(b);
+      const std::optional<std::string_view> r = transform(std::string_view(&c, 1));
+      if (!r) continue;
+      if (r->size() == 1 && static_cast<unsigned char>((*r)[0]) < 128) {
+        p.map[b] = static_cast<std::uint8_t>((*r)[0]);
+      } else {
+        p.safe[b] = false;
+      }
+    }
+    p.safe[0] = false;  // a NUL ends a lookup key
+    // CR LF is one cluster: with CR unsafe, text of safe bytes has none.
+    if (transform("\r\n")) p.safe['\r'] = false;
+    return p;
+  }
+
   // Returns the replacement for the shortest prefix of `key` that the trie
   // holds, or nullopt (spm_precompiled's transform). A NUL byte ends the key.
   std::optional<std::string_view> transform(std::string_view key) const {

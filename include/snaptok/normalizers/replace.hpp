@@ -6,6 +6,7 @@
 //        "content": string} (both required).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "snaptok/detail/regex.hpp"
@@ -18,13 +19,27 @@ class ReplaceNormalizer final : public Normalizer {
  public:
   explicit ReplaceNormalizer(const detail::Json& json)
       : regex_(parse_replace_pattern(json.at("pattern"))),
-        content_(json.at("content").str()) {}
+        content_(json.at("content").str()) {
+    if (auto s = json.at("pattern").find("String")) literal_ = std::string(s->str());
+  }
 
   void normalize(NormalizedString& ns) const override {
     ns.replace(regex_.find_matches(ns.get()), content_);
   }
   const detail::Regex& regex() const noexcept { return regex_; }
   const std::string& content() const noexcept { return content_; }
+  /// The pattern's text when it is a {"String": s} pattern.
+  const std::optional<std::string>& literal() const noexcept { return literal_; }
+  // A literal pattern's bytes may meet in any text that holds them, so none
+  // of them is safe; every other byte stays as it is. (Regex: nullopt.)
+  std::optional<AsciiProfile> ascii_profile() const override {
+    if (!literal_ || literal_->empty()) return std::nullopt;
+    AsciiProfile p = AsciiProfile::identity();
+    for (const char c : *literal_) {
+      if (static_cast<unsigned char>(c) < 128) p.safe[static_cast<unsigned char>(c)] = false;
+    }
+    return p;
+  }
 
  private:
   // HF's ReplacePattern is an externally tagged enum: exactly one key.
@@ -41,6 +56,7 @@ class ReplaceNormalizer final : public Normalizer {
 
   detail::Regex regex_;
   std::string content_;
+  std::optional<std::string> literal_;
 };
 
 }  // namespace snaptok

@@ -23,6 +23,17 @@ class SequenceNormalizer final : public Normalizer {
     }
     return true;
   }
+  std::optional<AsciiProfile> ascii_profile() const override {
+    AsciiProfile p = AsciiProfile::identity();
+    for (const auto& step : steps_) {
+      const std::optional<AsciiProfile> next = step->ascii_profile();
+      if (!next) return std::nullopt;
+      p = p.then(*next);
+    }
+    return p;
+  }
+  /// The normalizers, in order.
+  const std::vector<NormalizerPtr>& steps() const noexcept { return steps_; }
   bool keeps_cut_points() const noexcept override {
     for (const auto& step : steps_) {
       if (!step->keeps_cut_points()) return false;

@@ -16,6 +16,8 @@ class StripAccentsNormalizer final : public Normalizer {
   void normalize(NormalizedString& ns) const override {
     filter_out(ns, [](char32_t c) { return unicode::is_combining_mark(c); });
   }
+  // No ASCII char is a mark.
+  std::optional<AsciiProfile> ascii_profile() const override { return AsciiProfile::identity(); }
 };
 
 }  // namespace snaptok

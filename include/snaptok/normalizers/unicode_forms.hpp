@@ -22,6 +22,8 @@ class UnicodeFormNormalizer final : public Normalizer {
     unicode_form_rewrite(ns, form_);
   }
   unicode::NormForm form() const noexcept { return form_; }
+  // ASCII has no decompositions, and composes only with non-ASCII marks.
+  std::optional<AsciiProfile> ascii_profile() const override { return AsciiProfile::identity(); }
 
  private:
   unicode::NormForm form_;

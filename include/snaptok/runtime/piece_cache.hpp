@@ -31,6 +31,13 @@
 
 namespace snaptok::runtime {
 
+/// Returns a number no earlier call in this process returned: the owner key
+/// of a model's or a fused path's worker caches (Workspace::cache).
+inline std::uint64_t new_cache_owner() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 /// The byte budget that every worker's cache of one tokenizer shares, and
 /// their hit and miss counts.
 class CacheBudget {

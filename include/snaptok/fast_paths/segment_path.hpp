@@ -1,0 +1,76 @@
+// The interface of the fused ids-only stages that take the text between
+// added tokens straight to ids: normalization, pre-tokenization and the
+// model in one pass over views of the text, with no NormalizedString and no
+// alignments. A pipeline picks at most one at load (make() of each returns
+// nullptr for a configuration it does not reproduce exactly); text a path
+// does not settle itself (non-ASCII words, say) goes to the general stages
+// through the `general` callback, span by span, at cuts the path proves
+// safe. The tests check every path against the general path and HF.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "snaptok/models/model.hpp"
+#include "snaptok/runtime/piece_cache.hpp"
+
+namespace snaptok {
+
+/// A non-owning reference to a callable (valid while the callable lives).
+template <class Signature>
+class FunctionRef;
+
+template <class R, class... Args>
+class FunctionRef<R(Args...)> {
+ public:
+  template <class Fn>
+    requires(!std::is_same_v<std::remove_cvref_t<Fn>, FunctionRef>)
+  FunctionRef(Fn& fn) noexcept  // NOLINT: implicit, like std::function_ref
+      : object_(&fn), call_([](void* o, Args... args) -> R {
+          return (*static_cast<Fn*>(o))(std::forward<Args>(args)...);
+        }) {}
+  R operator()(Args... args) const { return call_(object_, std::forward<Args>(args)...); }
+
+ private:
+  void* object_;
+  R (*call_)(void*, Args...);
+};
+
+class SegmentPath {
+ public:
+  /// Appends the ids the general stages give for a span of a segment.
+  using General = FunctionRef<void(std::string_view, std::vector<std::uint32_t>&)>;
+
+  virtual ~SegmentPath() = default;
+
+  /// Appends the ids of `segment`, a piece of the input between added
+  /// tokens; `at_text_start`: it begins the input text. `cache` is the
+  /// worker's cache for cache_owner(), or nullptr.
+  virtual void encode(std::string_view segment, bool at_text_start,
+                      std::vector<std::uint32_t>& ids, runtime::PieceCache* cache,
+                      General general) const = 0;
+
+  /// The path's name, for diagnostics and tests.
+  virtual std::string_view name() const noexcept = 0;
+
+  /// The owner key of this path's piece caches (runtime::Workspace::cache).
+  std::uint64_t cache_owner() const noexcept { return cache_owner_; }
+
+ protected:
+  // Writes the ids `model` gives for `piece` at `out`; returns their count.
+  static std::size_t model_ids(const Model& model, std::string_view piece, std::uint32_t* out) {
+    thread_local std::vector<RawToken> tokens;
+    tokens.clear();
+    model.tokenize(piece, tokens);
+    for (std::size_t i = 0; i < tokens.size(); ++i) out[i] = tokens[i].id;
+    return tokens.size();
+  }
+
+ private:
+  std::uint64_t cache_owner_ = runtime::new_cache_owner();
+};
+
+}  // namespace snaptok

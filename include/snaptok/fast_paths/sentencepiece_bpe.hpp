@@ -1,0 +1,163 @@
+// Fused ids-only stage for SentencePiece-style BPE (Llama 2, Mistral, Phi-3,
+// Gemma-like conversions): every ' ' becomes the replacement "▁" and one is
+// put in front (the normalizers Prepend("▁") + Replace(" ", "▁"), or the
+// Metaspace pre-tokenizer without split), then BPE, with byte_fallback and
+// fuse_unk, runs over the whole segment as one word.
+//
+// Cut points: when no vocabulary token holds a "▁" right after a char that
+// is not "▁", no merge can join such a "▁" to what comes before it, so BPE
+// of the segment is BPE of its pieces cut before every such "▁":
+//
+//   "▁Hello▁▁world" -> "▁Hello" "▁▁world"
+//
+// (BPE ranks are integers and every merge result is a vocabulary token, so
+// the pieces merge exactly as they do inside the whole.) make() proves this
+// from the vocabulary at load and returns nullptr when it does not hold.
+// Pieces are looked up in the worker's cache by their normalized bytes.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/fast_paths/segment_path.hpp"
+#include "snaptok/models/bpe.hpp"
+#include "snaptok/normalizers/prepend.hpp"
+#include "snaptok/normalizers/replace.hpp"
+#include "snaptok/normalizers/sequence.hpp"
+#include "snaptok/pre_tokenizers/metaspace.hpp"
+#include "snaptok/pre_tokenizers/sequence.hpp"
+#include "snaptok/runtime/piece_batch.hpp"
+
+namespace snaptok {
+
+class SentencePieceBpePath final : public SegmentPath {
+ public:
+  /// Returns the path for this normalizer, pre-tokenizer and model, or
+  /// nullptr when they are not a configuration it reproduces exactly.
+  static std::unique_ptr<SentencePieceBpePath> make(const Normalizer* normalizer,
+                                                    const PreTokenizer* pre_tokenizer,
+                                                    const Model& model) {
+    const auto* bpe = dynamic_cast<const BpeModel*>(&model);
+    if (!bpe || !bpe->deterministic() || bpe->has_affixes() || bpe->ignore_merges()) {
+      return nullptr;
+    }
+    std::unique_ptr<SentencePieceBpePath> path(new SentencePieceBpePath(*bpe));
+    if (!path->read_normalizer(normalizer, pre_tokenizer) && !path->read_metaspace(normalizer, pre_tokenizer)) {
+      return nullptr;
+    }
+    if (path->space_.empty() || path->space_.find(' ') != std::string::npos ||
+        !bpe->token_to_id(path->space_) || !path->cuts_are_exact()) {
+      return nullptr;
+    }
+    return path;
+  }
+
+  std::string_view name() const noexcept override { return "SentencePiece BPE"; }
+
+  void encode(std::string_view segment, bool at_text_start, std::vector<std::uint32_t>& ids,
+              runtime::PieceCache* cache, General) const override {
+    if (segment.empty()) return;
+    thread_local std::string text;
+    normalize(segment, at_text_start, text);
+    const Encoder encoder{bpe_};
+    runtime::PieceBatch<Encoder> pieces(encoder, ids, cache, text.data() + text.size());
+    const std::string_view s = text;
+    const std::size_t k = space_.size();
+    std::size_t start = 0;
+    for (std::size_t at = s.find(space_, 1); at != std::string_view::npos; at = s.find(space_, at + k)) {
+      // A cut before this "▁" unless the text before it ends with one.
+      if (at - start >= k && s.compare(at - k, k, space_) == 0) continue;
+      if (at > start) pieces.add(s.substr(start, at - start));
+      start = at;
+    }
+    pieces.add(s.substr(start));
+    pieces.finish();
+  }
+
+ private:
+  explicit SentencePieceBpePath(const BpeModel& bpe) : bpe_(bpe) {}
+
+  // Misses run the model on the piece (at most one id per byte).
+  struct Encoder {
+    static constexpr std::size_t kExtraIds = 0;
+    const BpeModel& bpe;
+    std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
+      return model_ids(bpe, piece, out);
+    }
+  };
+
+  // Sequence[Prepend(r), Replace(" " -> r)] and no pre-tokenizer.
+  bool read_normalizer(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
+    const auto* seq = dynamic_cast<const SequenceNormalizer*>(normalizer);
+    if (!seq || pre_tokenizer || seq->steps().size() != 2) return false;
+    const auto* prepend = dynamic_cast<const PrependNormalizer*>(seq->steps()[0].get());
+    const auto* replace = dynamic_cast<const ReplaceNormalizer*>(seq->steps()[1].get());
+    if (!prepend || !replace || replace->literal() != std::string(" ") ||
+        replace->content() != prepend->prepend()) {
+      return false;
+    }
+    space_ = replace->content();
+    prepend_ = PrependScheme::always;
+    prepend_unconditionally_ = true;
+    return true;
+  }
+
+  // No normalizer and Metaspace(split: false), alone or as a one-step Sequence.
+  bool read_metaspace(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
+    if (normalizer && !normalizer->is_identity()) return false;
+    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
+      if (seq->steps().size() != 1) return false;
+      pre_tokenizer = seq->steps()[0].get();
+    }
+    const auto* meta = dynamic_cast<const MetaspacePreTokenizer*>(pre_tokenizer);
+    if (!meta || meta->split()) return false;
+    detail::append_cp(space_, meta->replacement());
+    prepend_ = meta->prepend_scheme();
+    return true;
+  }
+
+  // True when no vocabulary token holds the replacement right after a char
+  // that is not the replacement.
+  bool cuts_are_exact() const {
+    const std::size_t k = space_.size();
+    for (const auto& [token, id] : bpe_.vocab()) {
+      for (std::size_t at = token.find(space_, 1); at != std::string::npos;
+           at = token.find(space_, at + 1)) {
+        if (at < k || token.compare(at - k, k, space_) != 0) return false;
+      }
+    }
+    return true;
+  }
+
+  // Writes the normalized `segment` into `out`: ' ' -> replacement, and the
+  // replacement in front per the prepend rule.
+  void normalize(std::string_view segment, bool at_text_start, std::string& out) const {
+    out.clear();
+    out.reserve(segment.size() + segment.size() / 2 + space_.size());
+    const bool starts_with_space = segment.front() == ' ' || segment.starts_with(space_);
+    const bool prepend =
+        prepend_unconditionally_ ||
+        (!starts_with_space && (prepend_ == PrependScheme::always ||
+                                (prepend_ == PrependScheme::first && at_text_start)));
+    if (prepend) out += space_;
+    for (std::size_t i = 0;;) {
+      const void* hit = std::memchr(segment.data() + i, ' ', segment.size() - i);
+      const std::size_t at =
+          hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - segment.data()) : segment.size();
+      out.append(segment.data() + i, at - i);
+      if (at == segment.size()) break;
+      out += space_;
+      i = at + 1;
+    }
+  }
+
+  const BpeModel& bpe_;
+  std::string space_;  // the replacement ("▁")
+  PrependScheme prepend_ = PrependScheme::always;
+  bool prepend_unconditionally_ = false;  // Prepend normalizer: even before a space
+};
+
+}  // namespace snaptok

@@ -1,0 +1,259 @@
+// Fused ids-only stage for pipelines whose pre-tokenizer first drops the
+// whitespace between words, with a normalizer that maps ASCII byte by byte:
+//
+//   WordPiece and friends: BertNormalizer (or none), BertPreTokenizer
+//     "Hello, world!" -> "hello" "," "world" "!"
+//   Unigram and friends: Precompiled / Nmt / Lowercase ... (or none), then
+//     WhitespaceSplit, optionally followed by Metaspace (prepend "always")
+//     "Hello world" -> "▁Hello" "▁world"
+//   or Metaspace alone (split, prepend "always"): only ' ' separates, and
+//     every space but the one that goes with the next word is a piece
+//     "Hello  world " -> "▁Hello" "▁" "▁world" "▁"
+//
+// A segment is scanned as words and whitespace runs (SIMD byte classes). A
+// word made only of bytes the normalizer maps alone (AsciiProfile) is looked
+// up whole in the worker's cache by its raw bytes; a miss maps the bytes and
+// runs the rest of the pipeline on the word: the punctuation cuts of
+// BertPreTokenizer, the "▁" of Metaspace, then the model. Any other text
+// (non-ASCII words, control chars, whitespace the normalizer rewrites) goes
+// to the general stages as a span between cuts. A whitespace run is a cut
+// when every byte of it is whitespace the normalizer keeps whitespace, and no
+// grapheme cluster reaches across it (a Prepend char before it, an Extend,
+// ZWJ or SpacingMark char after it): normalizers see no further than that,
+// and the pre-tokenizer cuts there too.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snaptok/detail/grapheme.hpp"
+#include "snaptok/detail/utf8.hpp"
+#include "snaptok/fast_paths/segment_path.hpp"
+#include "snaptok/models/bpe.hpp"
+#include "snaptok/models/unigram.hpp"
+#include "snaptok/models/wordlevel.hpp"
+#include "snaptok/models/wordpiece.hpp"
+#include "snaptok/normalizers/normalizer.hpp"
+#include "snaptok/pre_tokenizers/bert.hpp"
+#include "snaptok/pre_tokenizers/metaspace.hpp"
+#include "snaptok/pre_tokenizers/sequence.hpp"
+#include "snaptok/pre_tokenizers/whitespace_split.hpp"
+#include "snaptok/runtime/piece_batch.hpp"
+#include "snaptok/scanners/block_masks.hpp"
+#include "snaptok/simd/byte_classes.hpp"
+#include "snaptok/unicode/properties.hpp"
+
+namespace snaptok {
+
+class WhitespaceWordsPath final : public SegmentPath {
+ public:
+  /// Returns the path for this normalizer, pre-tokenizer and model, or
+  /// nullptr when they are not a configuration it reproduces exactly.
+  static std::unique_ptr<WhitespaceWordsPath> make(const Normalizer* normalizer,
+                                                   const PreTokenizer* pre_tokenizer,
+                                                   const Model& model) {
+    if (!deterministic(model)) return nullptr;
+    const std::optional<AsciiProfile> profile =
+        normalizer ? normalizer->ascii_profile() : AsciiProfile::identity();
+    if (!profile) return nullptr;
+    std::unique_ptr<WhitespaceWordsPath> path(new WhitespaceWordsPath(model));
+    if (dynamic_cast<const BertPreTokenizer*>(pre_tokenizer)) {
+      path->split_punctuation_ = true;
+    } else if (!path->read_whitespace_split(pre_tokenizer) && !path->read_metaspace(pre_tokenizer)) {
+      return nullptr;
+    }
+    for (unsigned b = 0; b < 128; ++b) {
+      if (!profile->safe[b]) continue;
+      const std::uint8_t to = profile->map[b];
+      path->map_[b] = static_cast<char>(to);
+      if (path->space_pieces_ ? to == ' ' : unicode::is_whitespace(to)) {
+        path->kind_[b] = kSeparator;
+      } else if (to > 0x20 && to < 0x7F &&
+                 (!path->split_punctuation_ || is_alnum(static_cast<char>(to)) ||
+                  unicode::bert_is_punctuation(to))) {
+        path->kind_[b] = kWordByte;
+      }
+    }
+    path->printable_fast_ = true;
+    for (unsigned b = 0x21; b < 0x7F; ++b) path->printable_fast_ &= path->kind_[b] == kWordByte;
+    return path;
+  }
+
+  std::string_view name() const noexcept override { return "whitespace words"; }
+
+  void encode(std::string_view segment, bool, std::vector<std::uint32_t>& ids,
+              runtime::PieceCache* cache, General general) const override {
+    runtime::PieceBatch<WhitespaceWordsPath> words(*this, ids, cache,
+                                                   segment.data() + segment.size());
+    constexpr unsigned kNotSpace = scanners::kBytesAscii & ~scanners::kBytesSpace;
+    scanners::BlockMasks masks(segment);
+    const std::size_t n = segment.size();
+    std::size_t open = 0;  // start of the text not yet encoded (after the last cut)
+    for (std::size_t i = 0; i < n;) {
+      const std::size_t word_end = masks.run_end<kNotSpace | scanners::kBytesNonascii>(i);
+      const std::size_t run_end = masks.run_end<scanners::kBytesSpace>(word_end);
+      if (is_cut(segment, word_end, run_end)) {
+        if (open == i && word_end > i &&
+            is_fast_word(segment.substr(i, word_end - i), segment.data() + n)) {
+          words.add(segment.substr(i, word_end - i));
+        } else if (open < word_end) {
+          words.finish();  // the ids so far, then the span's
+          general(segment.substr(open, word_end - open), ids);
+        }
+        open = run_end;
+        if (space_pieces_ && run_end > word_end) {
+          // Each separator byte is one space; the last goes with the next word.
+          const std::size_t alone = run_end - word_end - (run_end < n ? 1 : 0);
+          for (std::size_t k = 0; k < alone; ++k) words.add(segment.substr(word_end + k, 1));
+        }
+      }
+      i = run_end;
+    }
+    words.finish();
+    if (open < n) general(segment.substr(open), ids);  // a last run that is no cut
+  }
+
+  /// PieceBatch's encoder: the ids of a fast word (at most one per byte,
+  /// and the replacement's).
+  static constexpr std::size_t kExtraIds = 4;
+  std::size_t encode_piece(std::string_view word, std::uint32_t* out) const {
+    thread_local std::string mapped;
+    mapped.assign(prefix_);
+    // A one-separator piece: a space alone, "▁" (Metaspace alone).
+    if (kind_[static_cast<unsigned char>(word[0])] == kSeparator) return model_ids(model_, prefix_, out);
+    const std::size_t start = mapped.size();
+    for (const char c : word) mapped += map_[static_cast<unsigned char>(c)];
+    if (!split_punctuation_) return model_ids(model_, mapped, out);
+    // BertPreTokenizer: every ASCII char that is not a letter or digit is
+    // punctuation, a piece of its own.
+    std::size_t count = 0;
+    const std::string_view s = mapped;
+    for (std::size_t i = start; i < s.size();) {
+      std::size_t j = i + 1;
+      if (is_alnum(s[i])) {
+        while (j < s.size() && is_alnum(s[j])) ++j;
+      }
+      count += model_ids(model_, s.substr(i, j - i), out + count);
+      i = j;
+    }
+    return count;
+  }
+
+ private:
+  enum Kind : std::uint8_t { kOther, kWordByte, kSeparator };
+
+  explicit WhitespaceWordsPath(const Model& model) : model_(model) { kind_.fill(kOther); }
+
+  static bool deterministic(const Model& model) {
+    if (const auto* bpe = dynamic_cast<const BpeModel*>(&model)) return bpe->deterministic();
+    return dynamic_cast<const WordPieceModel*>(&model) || dynamic_cast<const UnigramModel*>(&model) ||
+           dynamic_cast<const WordLevelModel*>(&model);
+  }
+
+  // WhitespaceSplit, alone or followed by Metaspace (prepend "always" or
+  // "never"; its replacement not ASCII, so a word holds none).
+  bool read_whitespace_split(const PreTokenizer* pre_tokenizer) {
+    std::vector<const PreTokenizer*> steps;
+    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
+      for (const auto& step : seq->steps()) steps.push_back(step.get());
+    } else {
+      steps.push_back(pre_tokenizer);
+    }
+    if (steps.empty() || steps.size() > 2 || !dynamic_cast<const WhitespaceSplitPreTokenizer*>(steps[0])) {
+      return false;
+    }
+    if (steps.size() == 2) {
+      const auto* meta = dynamic_cast<const MetaspacePreTokenizer*>(steps[1]);
+      if (!meta || meta->replacement() < 0x80 || meta->prepend_scheme() == PrependScheme::first) {
+        return false;
+      }
+      if (meta->prepend_scheme() == PrependScheme::always) detail::append_cp(prefix_, meta->replacement());
+    }
+    return true;
+  }
+
+  // Metaspace alone (split, prepend "always", a replacement that is not
+  // ASCII): only ' ' is a separator, and each space but the one that goes
+  // with the next word is a "▁" piece of its own.
+  bool read_metaspace(const PreTokenizer* pre_tokenizer) {
+    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
+      if (seq->steps().size() != 1) return false;
+      pre_tokenizer = seq->steps()[0].get();
+    }
+    const auto* meta = dynamic_cast<const MetaspacePreTokenizer*>(pre_tokenizer);
+    if (!meta || !meta->split() || meta->replacement() < 0x80 ||
+        meta->prepend_scheme() != PrependScheme::always) {
+      return false;
+    }
+    detail::append_cp(prefix_, meta->replacement());
+    space_pieces_ = true;
+    return true;
+  }
+
+  static bool is_alnum(char c) noexcept {
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  }
+
+  // True when every byte of `word` is a word byte; `readable_end` bounds
+  // the buffer it lies in (a short word is tested 16 bytes at a time).
+  bool is_fast_word(std::string_view word, const char* readable_end) const noexcept {
+    using simd::detail::kHigh;
+    const std::size_t n = word.size();
+    if (printable_fast_ && n <= 16 && readable_end - word.data() >= 16) {
+      const std::uint64_t lo = simd::detail::load_le64(word.data());
+      const std::uint64_t hi = simd::detail::load_le64(word.data() + 8);
+      // Bytes at or past n pass.
+      const std::uint64_t pad_lo = n >= 8 ? 0 : kHigh << (8 * n);
+      const std::uint64_t pad_hi = n >= 16 ? 0 : n <= 8 ? kHigh : kHigh << (8 * (n - 8));
+      return ((simd::detail::swar_in(lo, 0x21, 0x7E) | pad_lo) &
+              (simd::detail::swar_in(hi, 0x21, 0x7E) | pad_hi)) == kHigh;
+    }
+    bool fast = true;
+    for (const char c : word) fast &= kind_[static_cast<unsigned char>(c)] == kWordByte;
+    return fast;
+  }
+
+  // True when the whitespace run [begin, end) of `s` is a cut (an empty run
+  // only at the end of `s`, which always is one).
+  bool is_cut(std::string_view s, std::size_t begin, std::size_t end) const noexcept {
+    if (begin == end) return true;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (kind_[static_cast<unsigned char>(s[i])] != kSeparator) return false;
+    }
+    if (begin > 0 && static_cast<unsigned char>(s[begin - 1]) >= 0x80) {
+      std::size_t at = begin;
+      detail::prev_cp(s, at);
+      if (gcb(detail::next_cp(s, at)) == detail::Gcb::prepend) return false;
+    }
+    // Metaspace alone: the run's last space goes with the next word only
+    // when that word's normalized text starts with no "▁" of its own.
+    if (space_pieces_ && end < s.size() && kind_[static_cast<unsigned char>(s[end])] != kWordByte) {
+      return false;
+    }
+    if (end < s.size() && static_cast<unsigned char>(s[end]) >= 0x80) {
+      std::size_t at = end;
+      const detail::Gcb g = gcb(detail::next_cp(s, at));
+      if (g == detail::Gcb::extend || g == detail::Gcb::zwj || g == detail::Gcb::spacing_mark) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static detail::Gcb gcb(char32_t cp) noexcept {
+    return static_cast<detail::Gcb>(detail::grapheme_flags(cp) & 0x0F);
+  }
+
+  const Model& model_;
+  std::array<Kind, 256> kind_{};  // what each byte is to a word (non-ASCII: kOther)
+  std::array<char, 128> map_{};   // the normalizer's map of each safe byte
+  std::string prefix_;            // Metaspace's replacement before every word
+  bool split_punctuation_ = false;  // BertPreTokenizer
+  bool space_pieces_ = false;       // Metaspace alone: spaces are pieces too
+  bool printable_fast_ = false;     // every byte 0x21-0x7E is a word byte
+};
+
+}  // namespace snaptok

@@ -1,0 +1,241 @@
+"""The fused ids-only paths of the non-byte-level families (issue 9).
+
+SentencePiece-style BPE ("SentencePiece BPE") and the pipelines that drop the
+whitespace between words ("whitespace words": BertPreTokenizer + WordPiece,
+WhitespaceSplit / Metaspace + Unigram) take encode_ids and the batch calls
+straight from text to ids. They must give the ids of the general path
+(encode(...).ids, which keeps alignments) and of HF on every input: random
+text built from the bytes and chars their proofs turn on (whitespace the
+normalizer rewrites, control chars, CR LF, grapheme clusters across a space,
+"▁", NBSP, added tokens), the corpora, and configurations the paths must
+refuse.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
+
+import snaptok
+
+tokenizers = pytest.importorskip("tokenizers")
+from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
+from tokenizers import models, normalizers, pre_tokenizers, trainers  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "data"
+SAMPLE = (ROOT / "python" / "snaptok" / "data" / "sample.txt").read_text(encoding="utf-8")
+TRAIN_TEXT = [line for line in SAMPLE.splitlines() if line] * 3
+BOTCHAN_T5 = ROOT / "tests" / "data" / "spm-botchan-unigram-1000-t5" / "tokenizer.json"
+
+
+def precompiled_charsmap() -> dict:
+    """The Precompiled step (SentencePiece's nmt_nfkc rules) of the bundled T5-style file."""
+    steps = json.loads(BOTCHAN_T5.read_text())["normalizer"]["normalizers"]
+    return next(s for s in steps if s["type"] == "Precompiled")
+
+
+def trained_unigram(pre_tokenizer, normalizer=None) -> dict:
+    tok = HfTokenizer(models.Unigram())
+    if normalizer:
+        tok.normalizer = normalizer
+    tok.pre_tokenizer = pre_tokenizer
+    tok.train_from_iterator(TRAIN_TEXT, trainers.UnigramTrainer(
+        vocab_size=500, special_tokens=["<unk>", "</s>"], unk_token="<unk>",
+        show_progress=False))
+    return json.loads(tok.to_str())
+
+
+def t5_like() -> str:
+    """Precompiled + Sequence[WhitespaceSplit, Metaspace] + Unigram (t5-small's layout)."""
+    data = trained_unigram(pre_tokenizers.Sequence(
+        [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()]))
+    data["normalizer"] = precompiled_charsmap()
+    return json.dumps(data)
+
+
+def metaspace_unigram() -> str:
+    """Precompiled + Metaspace alone (split, prepend always) + Unigram."""
+    data = trained_unigram(pre_tokenizers.Metaspace())
+    data["normalizer"] = precompiled_charsmap()
+    return json.dumps(data)
+
+
+def bert_wordpiece(**bert) -> str:
+    tok = HfTokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=12))
+    tok.normalizer = normalizers.BertNormalizer(**bert)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.train_from_iterator(TRAIN_TEXT, trainers.WordPieceTrainer(
+        vocab_size=400, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+        show_progress=False))
+    return tok.to_str()
+
+
+def sentencepiece_bpe(layout: str, prepend_scheme: str = "always") -> str:
+    """BPE trained on Metaspace pieces (so no token holds "▁" after another char),
+    then laid out as Llama's legacy normalizers or a Metaspace(split=False)."""
+    tok = HfTokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.train_from_iterator(TRAIN_TEXT, trainers.BpeTrainer(
+        vocab_size=500, special_tokens=["<unk>", "<s>", "</s>"],
+        initial_alphabet=[f"<0x{b:02X}>" for b in range(256)], show_progress=False))
+    data = json.loads(tok.to_str())
+    if layout == "normalizers":
+        data["normalizer"] = {"type": "Sequence", "normalizers": [
+            {"type": "Prepend", "prepend": "▁"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
+        data["pre_tokenizer"] = None
+    else:
+        data["normalizer"] = None
+        data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁",
+                                 "prepend_scheme": prepend_scheme, "split": False}
+    return json.dumps(data)
+
+
+def sentencepiece_bpe_joined() -> str:
+    """The same layout, but trained on whole lines: tokens like "e▁" exist, so no
+    cut before a "▁" is proven and the path must refuse."""
+    tok = HfTokenizer(models.BPE(unk_token="<unk>", byte_fallback=True))
+    tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
+    tok.train_from_iterator(TRAIN_TEXT, trainers.BpeTrainer(
+        vocab_size=500, special_tokens=["<unk>"], show_progress=False))
+    return tok.to_str()
+
+
+BUILT = {
+    "t5-like": (t5_like, "whitespace words"),
+    "metaspace-unigram": (metaspace_unigram, "whitespace words"),
+    "bert-lowercase": (lambda: bert_wordpiece(lowercase=True), "whitespace words"),
+    "bert-cased-no-clean": (lambda: bert_wordpiece(lowercase=False, clean_text=False),
+                            "whitespace words"),
+    "bert-strip-accents": (lambda: bert_wordpiece(lowercase=False, strip_accents=True),
+                           "whitespace words"),
+    "spm-bpe-normalizers": (lambda: sentencepiece_bpe("normalizers"), "SentencePiece BPE"),
+    "spm-bpe-metaspace-always": (lambda: sentencepiece_bpe("metaspace"), "SentencePiece BPE"),
+    "spm-bpe-metaspace-first": (lambda: sentencepiece_bpe("metaspace", "first"),
+                                "SentencePiece BPE"),
+    "spm-bpe-metaspace-never": (lambda: sentencepiece_bpe("metaspace", "never"),
+                                "SentencePiece BPE"),
+    "spm-bpe-joined": (sentencepiece_bpe_joined, "none"),
+}
+
+SHARED_FILES = {
+    "phi-3": "SentencePiece BPE",
+    "phi-3-mini": "SentencePiece BPE",
+    "spm-mistral-v3-llama-legacy": "SentencePiece BPE",
+    "spm-botchan-bpe-1000-llama-legacy": "SentencePiece BPE",
+    "t5-small": "whitespace words",
+    "all-MiniLM-L6-v2": "whitespace words",
+}
+
+_CACHE = {}
+
+
+def pair(name):
+    """(HF, snaptok) for a built or shared tokenizer, truncation and padding off."""
+    if name not in _CACHE:
+        if name in BUILT:
+            text = BUILT[name][0]()
+            hf, st = HfTokenizer.from_str(text), snaptok.Tokenizer.from_str(text)
+        else:
+            path = str(SHARED / "tokenizers" / name / "tokenizer.json")
+            hf, st = HfTokenizer.from_file(path), snaptok.Tokenizer.from_file(path)
+        for t in (hf, st):
+            t.no_truncation()
+            t.no_padding()
+        _CACHE[name] = (hf, st)
+    return _CACHE[name]
+
+
+def shared_names():
+    return [n for n in SHARED_FILES if (SHARED / "tokenizers" / n / "tokenizer.json").is_file()]
+
+
+def assert_same(name, text, add_special_tokens=False):
+    hf, st = pair(name)
+    want = hf.encode(text, add_special_tokens=add_special_tokens).ids
+    fused = st.encode_ids(text, add_special_tokens=add_special_tokens)
+    assert fused == want, f"{name}: fused ids differ from HF for {text!r}"
+    general = st.encode(text, add_special_tokens=add_special_tokens).ids
+    assert general == want, f"{name}: general ids differ from HF for {text!r}"
+
+
+@pytest.mark.parametrize("name", list(BUILT))
+def test_the_path_is_chosen_at_load(name):
+    assert pair(name)[1].fused_path == BUILT[name][1]
+
+
+@pytest.mark.skipif(not shared_names(), reason="../shared/data is absent")
+@pytest.mark.parametrize("name", shared_names())
+def test_shared_files_take_their_path(name):
+    assert pair(name)[1].fused_path == SHARED_FILES[name]
+
+
+def test_other_layouts_keep_the_general_path():
+    gpt2 = snaptok.Tokenizer.from_file(str(ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"))
+    assert gpt2.fused_path == "byte-level BPE"
+    # Strip and a Regex Replace are not per-byte maps on ASCII.
+    assert snaptok.Tokenizer.from_file(str(BOTCHAN_T5)).fused_path == "none"
+
+
+# Bytes and chars each proof turns on, and added tokens.
+PIECES = [" ", "  ", "   ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x01", "\x00", "\x7f",
+          "\x1c", "▁", "▁▁", " ▁", "\u00a0", "\u3000", "\u2028", "\u0301", " \u0301", "\u0600",
+          "\u0600 ", "\u200d", "\u0903", "ﬁ", "Ａ", "é", "e\u0301", "中文", "😀", "👍🏽",
+          "''", "``", "'", "\"", ".", ",", "!?", "-", "_", "##", "[CLS]", "</s>", "<s>",
+          "<unk>", "Hello", "hello", "WORLD", "don't", "42", "supercalifragilistic"]
+TEXT = hst.lists(
+    hst.one_of(
+        hst.sampled_from(PIECES),
+        hst.text(alphabet=hst.characters(max_codepoint=0x7F), min_size=1, max_size=6),
+        hst.text(alphabet=hst.characters(blacklist_categories=("Cs",)), min_size=1,
+                 max_size=4),
+    ),
+    max_size=24,
+).map("".join)
+
+
+@pytest.mark.parametrize("name", list(BUILT))
+@settings(max_examples=250, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=TEXT, add_special_tokens=hst.booleans())
+def test_random_text(name, text, add_special_tokens):
+    assert_same(name, text, add_special_tokens)
+
+
+@pytest.mark.skipif(not shared_names(), reason="../shared/data is absent")
+@pytest.mark.parametrize("name", shared_names())
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=TEXT)
+def test_random_text_shared(name, text):
+    assert_same(name, text)
+
+
+def corpus_documents():
+    docs = [SAMPLE[i:i + 1500] for i in range(0, len(SAMPLE), 1500)]
+    if SHARED.is_dir():
+        for f in sorted((SHARED / "corpus").glob("*/*.txt")):
+            data = f.read_text(encoding="utf-8", errors="replace")[:12_000]
+            docs += [data[i:i + 3000] for i in range(0, len(data), 3000)]
+    return docs
+
+
+@pytest.mark.parametrize("name", list(BUILT) + shared_names())
+def test_corpora_batch(name):
+    hf, st = pair(name)
+    docs = corpus_documents()
+    want = [e.ids for e in hf.encode_batch(docs, add_special_tokens=False)]
+    ids, offsets = st.encode_to_numpy(docs, add_special_tokens=False, num_threads=2)
+    for i, w in enumerate(want):
+        assert ids[offsets[i]:offsets[i + 1]].tolist() == w, f"{name}: document {i} differs"
+
+
+@pytest.mark.parametrize("name", ["t5-like", "bert-lowercase", "spm-bpe-normalizers"])
+def test_long_text_without_spaces(name):
+    # One 300 KB word, and 300 KB of spaces: a single piece must not be
+    # quadratic, and long runs of separators are many pieces or none.
+    for text in ["abcdefghij" * 30_000, " " * 300_000, "x" + " " * 100_000 + "y"]:
+        assert_same(name, text)
