@@ -6,6 +6,7 @@
 #include <snaptok/runtime/settings.hpp>
 #include <snaptok/runtime/workspace.hpp>
 
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +28,24 @@ TEST_CASE("short keys pack bytes and length, with or without over-reading") {
   // Same bytes, different length: different keys ("a" vs "a\0").
   const char zeros[2] = {'a', '\0'};
   CHECK(ShortKey::of(zeros, 1, false).hi != ShortKey::of(zeros, 2, false).hi);
+}
+
+TEST_CASE("short keys that share their first bytes spread over the table") {
+  // SentencePiece pieces all start with the 3 bytes of "▁": their table
+  // index (the hash's low bits) must still depend on the rest.
+  std::set<std::uint64_t> sets;
+  std::size_t keys = 0;
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = 'a'; b <= 'z'; ++b) {
+      for (char c : std::string("aeiou")) {
+        const std::string piece = std::string("\xE2\x96\x81Th") + a + b + c;
+        sets.insert(ShortKey::of(piece.data(), piece.size(), false).hash() & 1023);
+        ++keys;
+      }
+    }
+  }
+  CHECK(keys == 3380);
+  CHECK(sets.size() > 900);  // 3380 keys over 1024 sets: ~1000 taken when they spread
 }
 
 TEST_CASE("the short tier answers with the ids stored for that very piece, or not at all") {

@@ -63,6 +63,26 @@ def metaspace_unigram() -> str:
     return json.dumps(data)
 
 
+def albert_like() -> str:
+    """Metaspace alone + Unigram after ALBERT's conversion normalizers: two literal
+    Replaces, NFKD, StripAccents, Lowercase, Precompiled, Replace(" {2,}", " ")."""
+    data = trained_unigram(pre_tokenizers.Metaspace())
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "Replace", "pattern": {"String": "``"}, "content": '"'},
+        {"type": "Replace", "pattern": {"String": "''"}, "content": '"'},
+        {"type": "NFKD"}, {"type": "StripAccents"}, {"type": "Lowercase"},
+        precompiled_charsmap(),
+        {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]}
+    return json.dumps(data)
+
+
+def botchan_t5(pattern: str = " {2,}") -> str:
+    """The bundled file: Precompiled, Strip(right), Replace(" {2,}" -> "▁"), Metaspace."""
+    data = json.loads(BOTCHAN_T5.read_text())
+    data["normalizer"]["normalizers"][-1]["pattern"] = {"Regex": pattern}
+    return json.dumps(data)
+
+
 def bert_wordpiece(**bert) -> str:
     tok = HfTokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=12))
     tok.normalizer = normalizers.BertNormalizer(**bert)
@@ -88,7 +108,7 @@ def sentencepiece_bpe(layout: str, prepend_scheme: str = "always") -> str:
             {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
         data["pre_tokenizer"] = None
     else:
-        data["normalizer"] = None
+        data["normalizer"] = precompiled_charsmap() if layout == "precompiled" else None
         data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁",
                                  "prepend_scheme": prepend_scheme, "split": False}
     return json.dumps(data)
@@ -107,6 +127,9 @@ def sentencepiece_bpe_joined() -> str:
 BUILT = {
     "t5-like": (t5_like, "whitespace words"),
     "metaspace-unigram": (metaspace_unigram, "whitespace words"),
+    "albert-like": (albert_like, "whitespace words"),
+    "botchan-t5": (botchan_t5, "whitespace words"),
+    "botchan-t5-other-regex": (lambda: botchan_t5(" {3,}"), "none"),
     "bert-lowercase": (lambda: bert_wordpiece(lowercase=True), "whitespace words"),
     "bert-cased-no-clean": (lambda: bert_wordpiece(lowercase=False, clean_text=False),
                             "whitespace words"),
@@ -114,6 +137,7 @@ BUILT = {
                            "whitespace words"),
     "spm-bpe-normalizers": (lambda: sentencepiece_bpe("normalizers"), "SentencePiece BPE"),
     "spm-bpe-metaspace-always": (lambda: sentencepiece_bpe("metaspace"), "SentencePiece BPE"),
+    "spm-bpe-precompiled": (lambda: sentencepiece_bpe("precompiled"), "SentencePiece BPE"),
     "spm-bpe-metaspace-first": (lambda: sentencepiece_bpe("metaspace", "first"),
                                 "SentencePiece BPE"),
     "spm-bpe-metaspace-never": (lambda: sentencepiece_bpe("metaspace", "never"),
@@ -126,7 +150,11 @@ SHARED_FILES = {
     "phi-3-mini": "SentencePiece BPE",
     "spm-mistral-v3-llama-legacy": "SentencePiece BPE",
     "spm-botchan-bpe-1000-llama-legacy": "SentencePiece BPE",
+    "spm-bpemb-en-100k-proto": "SentencePiece BPE",
     "t5-small": "whitespace words",
+    "spm-botchan-unigram-1000-t5": "whitespace words",
+    "spm-botchan-unigram-1000-albert": "whitespace words",
+    "spm-botchan-unigram-1000-xlnet": "whitespace words",
     "all-MiniLM-L6-v2": "whitespace words",
 }
 
@@ -173,11 +201,9 @@ def test_shared_files_take_their_path(name):
     assert pair(name)[1].fused_path == SHARED_FILES[name]
 
 
-def test_other_layouts_keep_the_general_path():
+def test_byte_level_files_keep_their_path():
     gpt2 = snaptok.Tokenizer.from_file(str(ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"))
     assert gpt2.fused_path == "byte-level BPE"
-    # Strip and a Regex Replace are not per-byte maps on ASCII.
-    assert snaptok.Tokenizer.from_file(str(BOTCHAN_T5)).fused_path == "none"
 
 
 # Bytes and chars each proof turns on, and added tokens.

@@ -1,8 +1,8 @@
 // Fused ids-only stage for SentencePiece-style BPE (Llama 2, Mistral, Phi-3,
 // Gemma-like conversions): every ' ' becomes the replacement "▁" and one is
 // put in front (the normalizers Prepend("▁") + Replace(" ", "▁"), or the
-// Metaspace pre-tokenizer without split), then BPE, with byte_fallback and
-// fuse_unk, runs over the whole segment as one word.
+// Metaspace pre-tokenizer without split, after any normalizer), then BPE, with byte_fallback and fuse_unk, runs over the
+// whole segment as one word.
 //
 // Cut points: when no vocabulary token holds a "▁" right after a char that
 // is not "▁", no merge can join such a "▁" to what comes before it, so BPE
@@ -16,8 +16,10 @@
 // Pieces are looked up in the worker's cache by their normalized bytes.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,17 +63,16 @@ class SentencePieceBpePath final : public SegmentPath {
               runtime::PieceCache* cache, General) const override {
     if (segment.empty()) return;
     thread_local std::string text;
-    normalize(segment, at_text_start, text);
+    thread_local std::vector<std::size_t> cuts;
+    normalize(segment, at_text_start, text, cuts);
+    if (text.empty()) return;
     const Encoder encoder{bpe_};
     runtime::PieceBatch<Encoder> pieces(encoder, ids, cache, text.data() + text.size());
     const std::string_view s = text;
-    const std::size_t k = space_.size();
     std::size_t start = 0;
-    for (std::size_t at = s.find(space_, 1); at != std::string_view::npos; at = s.find(space_, at + k)) {
-      // A cut before this "▁" unless the text before it ends with one.
-      if (at - start >= k && s.compare(at - k, k, space_) == 0) continue;
-      if (at > start) pieces.add(s.substr(start, at - start));
-      start = at;
+    for (const std::size_t cut : cuts) {
+      pieces.add(s.substr(start, cut - start));
+      start = cut;
     }
     pieces.add(s.substr(start));
     pieces.finish();
@@ -105,9 +106,14 @@ class SentencePieceBpePath final : public SegmentPath {
     return true;
   }
 
-  // No normalizer and Metaspace(split: false), alone or as a one-step Sequence.
+  // Metaspace(split: false), alone or as a one-step Sequence, after any
+  // normalizer: it runs on the whole segment, as in HF (a segment of bytes
+  // its ASCII profile maps alone is mapped here instead).
   bool read_metaspace(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
-    if (normalizer && !normalizer->is_identity()) return false;
+    if (normalizer && !normalizer->is_identity()) {
+      profile_ = normalizer->ascii_profile();
+      normalizer_ = normalizer;
+    }
     if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
       if (seq->steps().size() != 1) return false;
       pre_tokenizer = seq->steps()[0].get();
@@ -132,24 +138,58 @@ class SentencePieceBpePath final : public SegmentPath {
     return true;
   }
 
-  // Writes the normalized `segment` into `out`: ' ' -> replacement, and the
-  // replacement in front per the prepend rule.
-  void normalize(std::string_view segment, bool at_text_start, std::string& out) const {
+  // Returns `segment` through the normalizer (in `buffer` when it changes).
+  std::string_view normalized(std::string_view segment, std::string& buffer) const {
+    if (!normalizer_) return segment;
+    bool safe = profile_.has_value();
+    for (std::size_t i = 0; safe && i < segment.size(); ++i) {
+      const auto b = static_cast<unsigned char>(segment[i]);
+      safe = b < 0x80 && profile_->safe[b];
+    }
+    if (safe) {
+      buffer.resize(segment.size());
+      for (std::size_t i = 0; i < segment.size(); ++i) {
+        buffer[i] = static_cast<char>(profile_->map[static_cast<unsigned char>(segment[i])]);
+      }
+    } else {
+      NormalizedString ns(segment, 0, segment, /*track_offsets=*/false);
+      normalizer_->normalize(ns);
+      buffer = ns.get();
+    }
+    return buffer;
+  }
+
+  // Writes the normalized `raw` into `out`: ' ' -> replacement, and the
+  // replacement in front per the prepend rule; `cuts` gets the positions in
+  // `out` of the replacements of spaces that follow no replacement (a
+  // literal "▁" in the text is never cut before: fewer cuts are as exact).
+  void normalize(std::string_view raw, bool at_text_start, std::string& out,
+                 std::vector<std::size_t>& cuts) const {
+    thread_local std::string buffer;
+    const std::string_view segment = normalized(raw, buffer);
     out.clear();
-    out.reserve(segment.size() + segment.size() / 2 + space_.size());
+    cuts.clear();
+    if (segment.empty()) return;
     const bool starts_with_space = segment.front() == ' ' || segment.starts_with(space_);
     const bool prepend =
         prepend_unconditionally_ ||
         (!starts_with_space && (prepend_ == PrependScheme::always ||
                                 (prepend_ == PrependScheme::first && at_text_start)));
-    if (prepend) out += space_;
+    const std::size_t k = space_.size();
+    const auto spaces = static_cast<std::size_t>(std::count(segment.begin(), segment.end(), ' '));
+    out.resize(segment.size() + spaces * (k - 1) + (prepend ? k : 0));
+    char* const begin = out.data();
+    char* w = begin;
+    if (prepend) w = std::copy_n(space_.data(), k, w);
     for (std::size_t i = 0;;) {
       const void* hit = std::memchr(segment.data() + i, ' ', segment.size() - i);
       const std::size_t at =
           hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - segment.data()) : segment.size();
-      out.append(segment.data() + i, at - i);
+      w = std::copy_n(segment.data() + i, at - i, w);
       if (at == segment.size()) break;
-      out += space_;
+      const auto done = static_cast<std::size_t>(w - begin);
+      if (done > 0 && (done < k || std::memcmp(w - k, space_.data(), k) != 0)) cuts.push_back(done);
+      w = std::copy_n(space_.data(), k, w);
       i = at + 1;
     }
   }
@@ -158,6 +198,8 @@ class SentencePieceBpePath final : public SegmentPath {
   std::string space_;  // the replacement ("▁")
   PrependScheme prepend_ = PrependScheme::always;
   bool prepend_unconditionally_ = false;  // Prepend normalizer: even before a space
+  const Normalizer* normalizer_ = nullptr;  // before Metaspace, when it changes text
+  std::optional<AsciiProfile> profile_;     // normalizer_'s
 };
 
 }  // namespace snaptok

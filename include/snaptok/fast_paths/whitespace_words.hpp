@@ -9,6 +9,8 @@
 //   or Metaspace alone (split, prepend "always"): only ' ' separates, and
 //     every space but the one that goes with the next word is a piece
 //     "Hello  world " -> "▁Hello" "▁" "▁world" "▁"
+//     (SentencePiece conversions' Strip(right) and Replace(" {2,}") make a
+//     run one space and drop the last one: "▁Hello" "▁world")
 //
 // A segment is scanned as words and whitespace runs (SIMD byte classes). A
 // word made only of bytes the normalizer maps alone (AsciiProfile) is looked
@@ -37,6 +39,9 @@
 #include "snaptok/models/wordlevel.hpp"
 #include "snaptok/models/wordpiece.hpp"
 #include "snaptok/normalizers/normalizer.hpp"
+#include "snaptok/normalizers/replace.hpp"
+#include "snaptok/normalizers/sequence.hpp"
+#include "snaptok/normalizers/strip.hpp"
 #include "snaptok/pre_tokenizers/bert.hpp"
 #include "snaptok/pre_tokenizers/metaspace.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
@@ -56,10 +61,9 @@ class WhitespaceWordsPath final : public SegmentPath {
                                                    const PreTokenizer* pre_tokenizer,
                                                    const Model& model) {
     if (!deterministic(model)) return nullptr;
-    const std::optional<AsciiProfile> profile =
-        normalizer ? normalizer->ascii_profile() : AsciiProfile::identity();
-    if (!profile) return nullptr;
     std::unique_ptr<WhitespaceWordsPath> path(new WhitespaceWordsPath(model));
+    const std::optional<AsciiProfile> profile = path->read_normalizer(normalizer);
+    if (!profile) return nullptr;
     if (dynamic_cast<const BertPreTokenizer*>(pre_tokenizer)) {
       path->split_punctuation_ = true;
     } else if (!path->read_whitespace_split(pre_tokenizer) && !path->read_metaspace(pre_tokenizer)) {
@@ -76,6 +80,12 @@ class WhitespaceWordsPath final : public SegmentPath {
                   unicode::bert_is_punctuation(to))) {
         path->kind_[b] = kWordByte;
       }
+    }
+    // The run rules are read for Metaspace alone, whose replacement a
+    // collapsed run may be.
+    if ((path->collapse_runs_ || path->strip_right_) && !path->space_pieces_) return nullptr;
+    if (path->collapse_runs_ && path->collapse_to_ != " " && path->collapse_to_ != path->prefix_) {
+      return nullptr;
     }
     path->printable_fast_ = true;
     for (unsigned b = 0x21; b < 0x7F; ++b) path->printable_fast_ &= path->kind_[b] == kWordByte;
@@ -105,8 +115,11 @@ class WhitespaceWordsPath final : public SegmentPath {
         }
         open = run_end;
         if (space_pieces_ && run_end > word_end) {
-          // Each separator byte is one space; the last goes with the next word.
-          const std::size_t alone = run_end - word_end - (run_end < n ? 1 : 0);
+          // Each separator byte is one space (a collapsed run: one in all);
+          // the last goes with the next word, at the end it is stripped or
+          // alone.
+          const std::size_t spaces = collapse_runs_ ? 1 : run_end - word_end;
+          const std::size_t alone = run_end < n ? spaces - 1 : strip_right_ ? 0 : spaces;
           for (std::size_t k = 0; k < alone; ++k) words.add(segment.substr(word_end + k, 1));
         }
       }
@@ -175,6 +188,40 @@ class WhitespaceWordsPath final : public SegmentPath {
     return true;
   }
 
+  // Returns the ASCII profile of `normalizer`, with the tail that
+  // SentencePiece conversions add (Strip(right), then Replace(Regex " {2,}")
+  // by " " or by "▁") read as run rules, or nullopt.
+  std::optional<AsciiProfile> read_normalizer(const Normalizer* normalizer) {
+    if (!normalizer) return AsciiProfile::identity();
+    const auto* seq = dynamic_cast<const SequenceNormalizer*>(normalizer);
+    if (!seq) return normalizer->ascii_profile();
+    std::vector<const Normalizer*> steps;
+    for (const auto& step : seq->steps()) steps.push_back(step.get());
+    if (!steps.empty()) {
+      const auto* replace = dynamic_cast<const ReplaceNormalizer*>(steps.back());
+      if (replace && !replace->literal() && replace->regex().pattern() == " {2,}" &&
+          (replace->content() == " " || replace->content() == "\u2581")) {
+        collapse_runs_ = true;
+        collapse_to_ = replace->content();
+        steps.pop_back();
+      }
+    }
+    if (!steps.empty()) {
+      const auto* strip = dynamic_cast<const StripNormalizer*>(steps.back());
+      if (strip && strip->strips_right() && !strip->strips_left()) {
+        strip_right_ = true;
+        steps.pop_back();
+      }
+    }
+    AsciiProfile profile = AsciiProfile::identity();
+    for (const Normalizer* step : steps) {
+      const std::optional<AsciiProfile> next = step->ascii_profile();
+      if (!next) return std::nullopt;
+      profile = profile.then(*next);
+    }
+    return profile;
+  }
+
   // Metaspace alone (split, prepend "always", a replacement that is not
   // ASCII): only ' ' is a separator, and each space but the one that goes
   // with the next word is a "▁" piece of its own.
@@ -233,6 +280,12 @@ class WhitespaceWordsPath final : public SegmentPath {
     if (space_pieces_ && end < s.size() && kind_[static_cast<unsigned char>(s[end])] != kWordByte) {
       return false;
     }
+    // Collapsing and stripping see the normalized run whole only when the
+    // chars around it normalize to no whitespace.
+    if ((collapse_runs_ || strip_right_) && begin > 0 &&
+        kind_[static_cast<unsigned char>(s[begin - 1])] != kWordByte) {
+      return false;
+    }
     if (end < s.size() && static_cast<unsigned char>(s[end]) >= 0x80) {
       std::size_t at = end;
       const detail::Gcb g = gcb(detail::next_cp(s, at));
@@ -253,6 +306,9 @@ class WhitespaceWordsPath final : public SegmentPath {
   std::string prefix_;            // Metaspace's replacement before every word
   bool split_punctuation_ = false;  // BertPreTokenizer
   bool space_pieces_ = false;       // Metaspace alone: spaces are pieces too
+  bool collapse_runs_ = false;      // the normalizer makes a run of 2+ spaces one
+  std::string collapse_to_;         // ... this one (" " or the replacement)
+  bool strip_right_ = false;        // the normalizer strips whitespace at the end
   bool printable_fast_ = false;     // every byte 0x21-0x7E is a word byte
 };
 

@@ -19,6 +19,8 @@ class StripNormalizer final : public Normalizer {
     if (!left_ && !right_) return;
     ns.strip(left_, right_, [](char32_t c) { return unicode::is_whitespace(c); });
   }
+  bool strips_left() const noexcept { return left_; }
+  bool strips_right() const noexcept { return right_; }
 
  private:
   bool left_;

@@ -116,10 +116,14 @@ struct ShortKey {
     k.hi |= std::uint64_t(n) << 56;
     return k;
   }
-  /// A hash whose low bits (the table index) mix every byte: one multiply
-  /// of both halves, its high bits folded down.
+  /// A hash whose low bits (the table index) mix every byte: the halves
+  /// combined, their high half folded onto the low one before the multiply
+  /// (the low bits of a product see only the low bits of its factors, and
+  /// pieces often share their first bytes: "▁The", "▁This", "▁That"),
+  /// then the product's high bits folded down.
   std::uint64_t hash() const noexcept {
-    const std::uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    std::uint64_t h = lo ^ (hi * 0x9E3779B97F4A7C15ull);
+    h = (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 29);
   }
 };
