@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "snaptok/detail/grapheme.hpp"
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/fast_paths/segment_path.hpp"
 #include "snaptok/models/bpe.hpp"
@@ -104,8 +105,12 @@ class WhitespaceWordsPath final : public SegmentPath {
     std::size_t open = 0;  // start of the text not yet encoded (after the last cut)
     for (std::size_t i = 0; i < n;) {
       const std::size_t word_end = masks.run_end<kNotSpace | scanners::kBytesNonascii>(i);
-      const std::size_t run_end = masks.run_end<scanners::kBytesSpace>(word_end);
-      if (is_cut(segment, word_end, run_end)) {
+      // The common case first: one ' ' between two ASCII words.
+      const bool one_space = word_end > 0 && word_end + 1 < n && segment[word_end] == ' ' &&
+                             kind_[static_cast<unsigned char>(segment[word_end + 1])] == kWordByte;
+      const std::size_t run_end =
+          one_space ? word_end + 1 : masks.run_end<scanners::kBytesSpace>(word_end);
+      if (one_space ? single_space_cuts(segment, word_end) : is_cut(segment, word_end, run_end)) {
         if (open == i && word_end > i &&
             is_fast_word(segment.substr(i, word_end - i), segment.data() + n)) {
           words.add(segment.substr(i, word_end - i));
@@ -261,6 +266,14 @@ class WhitespaceWordsPath final : public SegmentPath {
     bool fast = true;
     for (const char c : word) fast &= kind_[static_cast<unsigned char>(c)] == kWordByte;
     return fast;
+  }
+
+  // is_cut for the run of one ' ' at s[at], between a char and a word byte.
+  SNAPTOK_ALWAYS_INLINE bool single_space_cuts(std::string_view s, std::size_t at) const noexcept {
+    const auto before = static_cast<unsigned char>(s[at - 1]);
+    if (before >= 0x80) return is_cut(s, at, at + 1);  // a Prepend char joins the space
+    if (kind_[' '] != kSeparator) return false;
+    return !(collapse_runs_ || strip_right_) || kind_[before] == kWordByte;
   }
 
   // True when the whitespace run [begin, end) of `s` is a cut (an empty run
