@@ -539,14 +539,20 @@ class Pipeline {
       ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
       return;
     }
-    const bool direct = !post_processor_ || post_processor_->ids_unchanged();
-    std::vector<std::uint32_t>& seq = direct ? ids : ws.scratch_ids();
-    if (!direct) seq.clear();
-    encode_model_ids(settings, ws, text, seq);
-    if (!direct) {
-      post_processor_->process_ids(seq, add_special_tokens);
-      ids.insert(ids.end(), seq.begin(), seq.end());
+    // A post-processor that only puts ids around the sequence (or none):
+    // everything goes straight into `ids`, with no copy of the sequence.
+    const SequenceWrap& wrap = wraps_[add_special_tokens];
+    if (wrap.exact) {
+      ids.insert(ids.end(), wrap.before.begin(), wrap.before.end());
+      encode_model_ids(settings, ws, text, ids);
+      ids.insert(ids.end(), wrap.after.begin(), wrap.after.end());
+      return;
     }
+    std::vector<std::uint32_t>& seq = ws.scratch_ids();
+    seq.clear();
+    encode_model_ids(settings, ws, text, seq);
+    post_processor_->process_ids(seq, add_special_tokens);
+    ids.insert(ids.end(), seq.begin(), seq.end());
   }
 
   // Appends the model ids of valid UTF-8 `text`: added tokens and

@@ -59,22 +59,50 @@ class SentencePieceBpePath final : public SegmentPath {
 
   std::string_view name() const noexcept override { return "SentencePiece BPE"; }
 
+  // A long segment is normalized and cut one window of about kWindowBytes
+  // at a time (each window ends at a cut), so the buffers stay small.
   void encode(std::string_view segment, bool at_text_start, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache, General) const override {
     if (segment.empty()) return;
-    thread_local std::string text;
+    thread_local std::string whole, window, out;
     thread_local std::vector<std::size_t> cuts;
-    normalize(segment, at_text_start, text, cuts);
-    if (text.empty()) return;
-    const Encoder encoder{bpe_};
-    runtime::PieceBatch<Encoder> pieces(encoder, ids, cache, text.data() + text.size());
-    const std::string_view s = text;
-    std::size_t start = 0;
-    for (const std::size_t cut : cuts) {
-      pieces.add(s.substr(start, cut - start));
-      start = cut;
+    // A normalizer that is no per-byte map of this text runs on all of it.
+    const bool mapped = normalizer_ && maps_alone(segment);
+    std::string_view text = segment;
+    if (normalizer_ && !mapped) {
+      NormalizedString ns(segment, 0, segment, /*track_offsets=*/false);
+      normalizer_->normalize(ns);
+      whole = ns.get();
+      text = whole;
+      if (text.empty()) return;
     }
-    pieces.add(s.substr(start));
+    const char first = mapped ? map(text.front()) : text.front();
+    const bool prepend =
+        prepend_unconditionally_ ||
+        (first != ' ' && !(!mapped && text.starts_with(space_)) &&
+         (prepend_ == PrependScheme::always || (prepend_ == PrependScheme::first && at_text_start)));
+    const Encoder encoder{bpe_};
+    runtime::PieceBatch<Encoder> pieces(encoder, ids, cache, nullptr);
+    for (std::size_t begin = 0; begin < text.size();) {
+      const std::size_t end = window_end(text, begin, mapped);
+      std::string_view part = text.substr(begin, end - begin);
+      pieces.set_readable_end(nullptr);  // encodes the queued pieces: `out` is rewritten
+      if (mapped) {
+        window.resize(part.size());
+        for (std::size_t i = 0; i < part.size(); ++i) window[i] = map(part[i]);
+        part = window;
+      }
+      replace_spaces(part, prepend && begin == 0, out, cuts);
+      pieces.set_readable_end(out.data() + out.size());
+      const std::string_view o = out;
+      std::size_t start = 0;
+      for (const std::size_t cut : cuts) {
+        pieces.add(o.substr(start, cut - start));
+        start = cut;
+      }
+      pieces.add(o.substr(start));
+      begin = end;
+    }
     pieces.finish();
   }
 
@@ -138,43 +166,46 @@ class SentencePieceBpePath final : public SegmentPath {
     return true;
   }
 
-  // Returns `segment` through the normalizer (in `buffer` when it changes).
-  std::string_view normalized(std::string_view segment, std::string& buffer) const {
-    if (!normalizer_) return segment;
-    bool safe = profile_.has_value();
-    for (std::size_t i = 0; safe && i < segment.size(); ++i) {
-      const auto b = static_cast<unsigned char>(segment[i]);
-      safe = b < 0x80 && profile_->safe[b];
+  static constexpr std::size_t kWindowBytes = std::size_t{64} << 10;
+
+  // True when every byte of `segment` is one the normalizer maps alone.
+  bool maps_alone(std::string_view segment) const noexcept {
+    if (!profile_) return false;
+    bool safe = true;
+    for (const char c : segment) {
+      const auto b = static_cast<unsigned char>(c);
+      safe &= b < 0x80 && profile_->safe[b & 0x7F];
     }
-    if (safe) {
-      buffer.resize(segment.size());
-      for (std::size_t i = 0; i < segment.size(); ++i) {
-        buffer[i] = static_cast<char>(profile_->map[static_cast<unsigned char>(segment[i])]);
-      }
-    } else {
-      NormalizedString ns(segment, 0, segment, /*track_offsets=*/false);
-      normalizer_->normalize(ns);
-      buffer = ns.get();
-    }
-    return buffer;
+    return safe;
+  }
+  char map(char c) const noexcept {
+    return static_cast<char>(profile_->map[static_cast<unsigned char>(c) & 0x7F]);
   }
 
-  // Writes the normalized `raw` into `out`: ' ' -> replacement, and the
-  // replacement in front per the prepend rule; `cuts` gets the positions in
+  // Returns where the window from `begin` ends: the first ' ' at or past
+  // begin + kWindowBytes that is a cut (no space, and no "▁", right before
+  // it), else the end of `text`. (`mapped`: compare the normalizer's map.)
+  std::size_t window_end(std::string_view text, std::size_t begin, bool mapped) const {
+    const std::size_t k = space_.size();
+    for (std::size_t at = begin + kWindowBytes; at < text.size(); ++at) {
+      at = text.find(' ', at);
+      if (at == std::string_view::npos) break;
+      const char before = mapped ? map(text[at - 1]) : text[at - 1];
+      if (before != ' ' && (mapped || at - begin < k || text.compare(at - k, k, space_) != 0) &&
+          (!mapped || map(text[at]) == ' ')) {
+        return at;
+      }
+    }
+    return text.size();
+  }
+
+  // Writes `segment` (normalized) into `out` with ' ' -> replacement and,
+  // with `prepend`, one replacement in front; `cuts` gets the positions in
   // `out` of the replacements of spaces that follow no replacement (a
   // literal "▁" in the text is never cut before: fewer cuts are as exact).
-  void normalize(std::string_view raw, bool at_text_start, std::string& out,
-                 std::vector<std::size_t>& cuts) const {
-    thread_local std::string buffer;
-    const std::string_view segment = normalized(raw, buffer);
-    out.clear();
+  void replace_spaces(std::string_view segment, bool prepend, std::string& out,
+                      std::vector<std::size_t>& cuts) const {
     cuts.clear();
-    if (segment.empty()) return;
-    const bool starts_with_space = segment.front() == ' ' || segment.starts_with(space_);
-    const bool prepend =
-        prepend_unconditionally_ ||
-        (!starts_with_space && (prepend_ == PrependScheme::always ||
-                                (prepend_ == PrependScheme::first && at_text_start)));
     const std::size_t k = space_.size();
     const auto spaces = static_cast<std::size_t>(std::count(segment.begin(), segment.end(), ' '));
     out.resize(segment.size() + spaces * (k - 1) + (prepend ? k : 0));
