@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <new>
 #include <string>
 #include <string_view>
@@ -162,6 +163,37 @@ TEST_CASE("facade: warm requests into a reused buffer allocate nothing") {
         }) == 0);
   // The counter itself works: a fresh result allocates.
   CHECK(allocations_during([&] { (void)tok.encode(kRequests[0]); }) > 0);
+}
+
+TEST_CASE("facade: warm ASCII requests on the other fused paths allocate nothing") {
+  // SentencePiece BPE, and the whitespace-words path for Unigram and
+  // WordPiece; the bundled T5-style file always, the shared ones when present.
+  const char* const ascii[] = {kRequests[0], kRequests[1], "  leading, trailing and  double  spaces  "};
+  std::vector<std::string> files = {SNAPTOK_TEST_DATA_DIR "/spm-botchan-unigram-1000-t5/tokenizer.json"};
+  for (const char* name : {"phi-3", "t5-small", "all-MiniLM-L6-v2"}) {
+    const std::string path = std::string(SNAPTOK_SHARED_DATA_DIR "/tokenizers/") + name + "/tokenizer.json";
+    if (std::filesystem::exists(path)) files.push_back(path);
+  }
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    snaptok::Tokenizer tok = snaptok::Tokenizer::from_file(file);
+    tok.set_truncation(std::nullopt);
+    tok.set_padding(std::nullopt);
+    std::vector<std::uint32_t> ids;
+    ids.reserve(256);
+    auto requests = [&] {
+      for (const char* r : ascii) {
+        for (const bool special : {false, true}) {
+          ids.clear();
+          tok.encode_into(r, special, ids);
+        }
+      }
+    };
+    for (int warm = 0; warm < 3; ++warm) requests();
+    CHECK(allocations_during([&] {
+            for (int i = 0; i < 100; ++i) requests();
+          }) == 0);
+  }
 }
 
 TEST_CASE("facade: errors name the batch item, the directory, the padding length") {

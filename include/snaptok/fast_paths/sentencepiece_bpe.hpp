@@ -109,12 +109,12 @@ class SentencePieceBpePath final : public SegmentPath {
  private:
   explicit SentencePieceBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Misses run the model on the piece (at most one id per byte).
+  // Misses merge the piece (at most one id per byte), past the model's own cache.
   struct Encoder {
     static constexpr std::size_t kExtraIds = 0;
     const BpeModel& bpe;
     std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
-      return model_ids(bpe, piece, out);
+      return bpe.merge_ids(piece, out);
     }
   };
 

@@ -102,6 +102,32 @@ class BpeModel final : public VocabModel {
     return n;
   }
 
+  /// Writes the ids tokenize() gives for `piece` to out[0..) and returns
+  /// their count (at most piece.size()), without the general path's cache:
+  /// for a fused path that caches pieces itself.
+  std::size_t merge_ids(std::string_view piece, std::uint32_t* out) const {
+    if (piece.empty()) return 0;
+    if (ignore_merges_ && !dropout_) {
+      if (auto id = vocab_.find(piece)) {
+        out[0] = *id;
+        return 1;
+      }
+    }
+    thread_local std::vector<Symbol> symbols;
+    initial_symbols(piece, symbols);
+    if (symbols.size() <= kStackMergeBytes && !dropout_) {
+      std::uint32_t sym[kStackMergeBytes];
+      for (std::size_t i = 0; i < symbols.size(); ++i) sym[i] = symbols[i].id;
+      return merge_on_stack(sym, symbols.size(), out);
+    }
+    merge_all(symbols);
+    std::size_t n = 0;
+    for (const Symbol& sym : symbols) {
+      if (sym.len != 0) out[n++] = sym.id;
+    }
+    return n;
+  }
+
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
     if (piece.empty()) return;
     // HF checks ignore_merges only on its cached path, which dropout skips.
@@ -218,13 +244,23 @@ class BpeModel final : public VocabModel {
   // Initial symbols for `w`, then all merges; appends the result to `out`.
   void merge_word(std::string_view w, std::vector<RawToken>& out) const {
     thread_local std::vector<Symbol> symbols;
+    initial_symbols(w, symbols);
+    merge_all(symbols);
+    emit(symbols, out);
+  }
+
+  // The symbols of `w` before any merge: its chars (with the prefix and
+  // suffix), byte-fallback bytes, unknown runs.
+  void initial_symbols(std::string_view w, std::vector<Symbol>& symbols) const {
     thread_local std::string scratch;
     symbols.clear();
     auto add = [&](std::uint32_t id, std::uint32_t len) {
       const auto n = static_cast<std::int32_t>(symbols.size());
       symbols.push_back({id, n - 1, n + 1, len});
     };
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> unk;  // (id, len)
+    // The pending unknown run (as HF: a byte-fallback char does not end it).
+    bool unk = false;
+    std::uint32_t unk_len = 0;
     for (std::size_t i = 0; i < w.size();) {
       const std::size_t start = i;
       i += detail::utf8_len(static_cast<unsigned char>(w[i]));
@@ -237,10 +273,12 @@ class BpeModel final : public VocabModel {
         if (i == w.size() && suffix_) scratch += *suffix_;
         s = scratch;
       }
-      if (auto id = vocab_.find(s)) {
+      const std::optional<std::uint32_t> id =
+          s.size() == 1 && static_cast<unsigned char>(s[0]) < 0x80 ? ascii_id(s[0]) : vocab_.find(s);
+      if (id) {
         if (unk) {
-          add(unk->first, unk->second);
-          unk.reset();
+          add(unk_id(), unk_len);
+          unk = false;
         }
         add(*id, byte_len);
         continue;
@@ -254,17 +292,17 @@ class BpeModel final : public VocabModel {
       }
       if (unk_token_) {
         if (unk && fuse_unk_) {
-          unk->second += byte_len;
+          unk_len += byte_len;
         } else {
-          if (unk) add(unk->first, unk->second);
-          unk = std::make_pair(unk_id(), byte_len);
+          if (unk) add(unk_id(), unk_len);
+          (void)unk_id();  // throws when the token is not in the vocabulary
+          unk = true;
+          unk_len = byte_len;
         }
       }
     }
-    if (unk) add(unk->first, unk->second);
+    if (unk) add(unk_id(), unk_len);
     if (!symbols.empty()) symbols.back().next = -1;
-    merge_all(symbols);
-    emit(symbols, out);
   }
 
   // Appends the surviving symbols as tokens with their byte offsets.
@@ -277,7 +315,18 @@ class BpeModel final : public VocabModel {
     }
   }
 
+  // The id of the one-byte token `c` (an ASCII char), when the vocabulary has it.
+  std::optional<std::uint32_t> ascii_id(char c) const noexcept {
+    const std::uint32_t id = ascii_ids_[static_cast<unsigned char>(c) & 0x7F];
+    if (id == kNoId) return std::nullopt;
+    return id;
+  }
+
   void init_byte_level_path() {
+    for (unsigned b = 0; b < 128; ++b) {
+      const char c = static_cast<char>(b);
+      ascii_ids_[b] = vocab_.find(std::string_view(&c, 1)).value_or(kNoId);
+    }
     uid_ = runtime::new_cache_owner();
     byte_level_ready_ = !prefix_ && !suffix_;
     const auto& table = detail::byte_level_table();
@@ -319,9 +368,15 @@ class BpeModel final : public VocabModel {
   // merge_all pops first), in arrays on the stack.
   std::size_t merge_raw_on_stack(std::string_view raw, std::uint32_t* out) const {
     std::uint32_t sym[kStackMergeBytes];
+    for (std::size_t i = 0; i < raw.size(); ++i) sym[i] = raw_byte_ids_[static_cast<unsigned char>(raw[i])];
+    return merge_on_stack(sym, raw.size(), out);
+  }
+
+  // Merges the n <= kStackMergeBytes symbols sym[0..n) (no dropout) by a
+  // linear scan for the lowest (rank, position) pair each round, which is
+  // the order of HF's heap; writes the result to out and returns its size.
+  std::size_t merge_on_stack(std::uint32_t* sym, std::size_t n, std::uint32_t* out) const {
     std::uint64_t pair[kStackMergeBytes];  // merge of (sym[i], sym[i + 1])
-    std::size_t n = raw.size();
-    for (std::size_t i = 0; i < n; ++i) sym[i] = raw_byte_ids_[static_cast<unsigned char>(raw[i])];
     // Lookups are memory bound: start all of a round's loads, then read.
     for (std::size_t i = 0; i + 1 < n; ++i) merges_.prefetch(pair_key(sym[i], sym[i + 1]));
     for (std::size_t i = 0; i + 1 < n; ++i) pair[i] = merge_of(sym[i], sym[i + 1]);
@@ -413,6 +468,7 @@ class BpeModel final : public VocabModel {
   std::uint32_t raw_byte_ids_[256] = {};
   bool byte_level_ready_ = false;
   std::uint64_t uid_ = 0;
+  std::uint32_t ascii_ids_[128] = {};  // one-byte tokens' ids (merge_word's chars)
   mutable detail::PieceCache cache_;  // general path: byte-level text -> tokens
 };
 
