@@ -18,22 +18,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 out=${1:-bench/families_suite.md}
 shift || true
-py=${PYTHON:-.venv/bin/python}
-shared=${SHARED:-../shared/data}
-
-run() {  # run <title> <tokenizer.json> <bench.py options...>
-  local title=$1 tok=$2
-  shift 2
-  if [ ! -f "$tok" ]; then
-    echo "skip $title: $tok not found" >&2
-    return
-  fi
-  echo "== $title" >&2
-  {
-    printf '\n### %s\n\n' "$title"
-    "$py" bench/bench.py --tokenizer "$tok" --markdown "$@"
-  } >>"$out"
-}
+# shellcheck source=suite_lib.sh
+source bench/suite_lib.sh
 
 : >"$out"
 common=(--mb 4 --repeat 3 --scenarios batch,single --threads 1 --only snaptok,hf,gigatoken,fastokens "$@")

@@ -59,13 +59,14 @@ class SentencePieceBpePath final : public SegmentPath {
 
   std::string_view name() const noexcept override { return "SentencePiece BPE"; }
 
-  // A long segment is normalized and cut one window of about kWindowBytes
-  // at a time (each window ends at a cut), so the buffers stay small.
+  // Pieces are cached by their text before ' ' -> "▁" (shorter keys: more
+  // fit the short tier); a miss replaces the spaces and merges. A segment
+  // the normalizer maps byte by byte is mapped one window of about
+  // kWindowBytes at a time (each window ends at a cut).
   void encode(std::string_view segment, bool at_text_start, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache, General) const override {
     if (segment.empty()) return;
-    thread_local std::string whole, window, out;
-    thread_local std::vector<std::size_t> cuts;
+    thread_local std::string whole, window;
     // A normalizer that is no per-byte map of this text runs on all of it.
     const bool mapped = normalizer_ && maps_alone(segment);
     std::string_view text = segment;
@@ -81,26 +82,18 @@ class SentencePieceBpePath final : public SegmentPath {
         prepend_unconditionally_ ||
         (first != ' ' && !(!mapped && text.starts_with(space_)) &&
          (prepend_ == PrependScheme::always || (prepend_ == PrependScheme::first && at_text_start)));
-    const Encoder encoder{bpe_};
-    runtime::PieceBatch<Encoder> pieces(encoder, ids, cache, nullptr);
+    const Encoder encoder{*this};
+    Pieces pieces(encoder, ids, cache, nullptr);
     for (std::size_t begin = 0; begin < text.size();) {
-      const std::size_t end = window_end(text, begin, mapped);
+      const std::size_t end = mapped ? window_end(text, begin) : text.size();
       std::string_view part = text.substr(begin, end - begin);
-      pieces.set_readable_end(nullptr);  // encodes the queued pieces: `out` is rewritten
       if (mapped) {
+        pieces.set_readable_end(nullptr);  // encodes the queued pieces: `window` is rewritten
         window.resize(part.size());
         for (std::size_t i = 0; i < part.size(); ++i) window[i] = map(part[i]);
         part = window;
       }
-      replace_spaces(part, prepend && begin == 0, out, cuts);
-      pieces.set_readable_end(out.data() + out.size());
-      const std::string_view o = out;
-      std::size_t start = 0;
-      for (const std::size_t cut : cuts) {
-        pieces.add(o.substr(start, cut - start));
-        start = cut;
-      }
-      pieces.add(o.substr(start));
+      add_pieces(part, prepend && begin == 0, pieces);
       begin = end;
     }
     pieces.finish();
@@ -109,14 +102,70 @@ class SentencePieceBpePath final : public SegmentPath {
  private:
   explicit SentencePieceBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Misses merge the piece (at most one id per byte), past the model's own cache.
+  // A miss replaces the piece's spaces and merges it past the model's own
+  // cache (at most one id per byte of the piece: "▁" is one token).
   struct Encoder {
     static constexpr std::size_t kExtraIds = 0;
-    const BpeModel& bpe;
+    const SentencePieceBpePath& path;
     std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
-      return bpe.merge_ids(piece, out);
+      thread_local std::string normalized;
+      normalized.clear();
+      for (const char c : piece) {
+        if (c == ' ') {
+          normalized += path.space_;
+        } else {
+          normalized += c;
+        }
+      }
+      return path.bpe_.merge_ids(normalized, out);
     }
   };
+  using Pieces = runtime::PieceBatch<Encoder>;
+
+  // Queues the pieces of `text` (spaces not yet replaced): cut before every
+  // ' ' that follows a char that is neither ' ' nor "▁" (before a literal
+  // "▁" there is no cut: fewer cuts are as exact). With `prepend`, the first
+  // piece gets a ' ' in front, standing for the prepended "▁".
+  void add_pieces(std::string_view text, bool prepend, Pieces& pieces) const {
+    thread_local std::string first;
+    const char* const end = text.data() + text.size();
+    pieces.set_readable_end(end);
+    std::size_t start = 0;
+    for (std::size_t at = 1; at < text.size(); ++at) {
+      const void* hit = std::memchr(text.data() + at, ' ', text.size() - at);
+      if (!hit) break;
+      at = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+      if (!is_cut(text, at)) continue;
+      if (prepend && start == 0) {
+        add_prepended(text.substr(0, at), pieces, first, end);
+      } else {
+        pieces.add(text.substr(start, at - start));
+      }
+      start = at;
+    }
+    if (prepend && start == 0) {
+      add_prepended(text, pieces, first, end);
+    } else {
+      pieces.add(text.substr(start));
+    }
+  }
+
+  // Queues " " + `piece` (from a buffer that outlives the batch's flush).
+  static void add_prepended(std::string_view piece, Pieces& pieces, std::string& buffer,
+                            const char* readable_end) {
+    buffer.assign(1, ' ');
+    buffer.append(piece);
+    pieces.set_readable_end(buffer.data() + buffer.size());
+    pieces.add(buffer);
+    pieces.set_readable_end(readable_end);  // encodes it before `buffer` changes
+  }
+
+  // True when the ' ' at text[at] (at > 0) is a cut: neither a space nor a
+  // "▁" right before it.
+  bool is_cut(std::string_view text, std::size_t at) const noexcept {
+    const std::size_t k = space_.size();
+    return text[at - 1] != ' ' && (at < k || text.compare(at - k, k, space_) != 0);
+  }
 
   // Sequence[Prepend(r), Replace(" " -> r)] and no pre-tokenizer.
   bool read_normalizer(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
@@ -182,47 +231,16 @@ class SentencePieceBpePath final : public SegmentPath {
     return static_cast<char>(profile_->map[static_cast<unsigned char>(c) & 0x7F]);
   }
 
-  // Returns where the window from `begin` ends: the first ' ' at or past
-  // begin + kWindowBytes that is a cut (no space, and no "▁", right before
-  // it), else the end of `text`. (`mapped`: compare the normalizer's map.)
-  std::size_t window_end(std::string_view text, std::size_t begin, bool mapped) const {
-    const std::size_t k = space_.size();
+  // Returns where the window from `begin` of `text` (which the normalizer
+  // maps byte by byte) ends: the first ' ' at or past begin + kWindowBytes
+  // that stays a space and is a cut, else the end of `text`.
+  std::size_t window_end(std::string_view text, std::size_t begin) const {
     for (std::size_t at = begin + kWindowBytes; at < text.size(); ++at) {
       at = text.find(' ', at);
       if (at == std::string_view::npos) break;
-      const char before = mapped ? map(text[at - 1]) : text[at - 1];
-      if (before != ' ' && (mapped || at - begin < k || text.compare(at - k, k, space_) != 0) &&
-          (!mapped || map(text[at]) == ' ')) {
-        return at;
-      }
+      if (map(text[at]) == ' ' && map(text[at - 1]) != ' ') return at;
     }
     return text.size();
-  }
-
-  // Writes `segment` (normalized) into `out` with ' ' -> replacement and,
-  // with `prepend`, one replacement in front; `cuts` gets the positions in
-  // `out` of the replacements of spaces that follow no replacement (a
-  // literal "▁" in the text is never cut before: fewer cuts are as exact).
-  void replace_spaces(std::string_view segment, bool prepend, std::string& out,
-                      std::vector<std::size_t>& cuts) const {
-    cuts.clear();
-    const std::size_t k = space_.size();
-    const auto spaces = static_cast<std::size_t>(std::count(segment.begin(), segment.end(), ' '));
-    out.resize(segment.size() + spaces * (k - 1) + (prepend ? k : 0));
-    char* const begin = out.data();
-    char* w = begin;
-    if (prepend) w = std::copy_n(space_.data(), k, w);
-    for (std::size_t i = 0;;) {
-      const void* hit = std::memchr(segment.data() + i, ' ', segment.size() - i);
-      const std::size_t at =
-          hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - segment.data()) : segment.size();
-      w = std::copy_n(segment.data() + i, at - i, w);
-      if (at == segment.size()) break;
-      const auto done = static_cast<std::size_t>(w - begin);
-      if (done > 0 && (done < k || std::memcmp(w - k, space_.data(), k) != 0)) cuts.push_back(done);
-      w = std::copy_n(space_.data(), k, w);
-      i = at + 1;
-    }
   }
 
   const BpeModel& bpe_;
