@@ -61,10 +61,11 @@ class SegmentPath {
 
  protected:
   // Writes the ids `model` gives for `piece` at `out`; returns their count.
+  // (Past the model's own cache: the path's worker cache holds the result.)
   static std::size_t model_ids(const Model& model, std::string_view piece, std::uint32_t* out) {
     thread_local std::vector<RawToken> tokens;
     tokens.clear();
-    model.tokenize(piece, tokens);
+    model.tokenize_uncached(piece, tokens);
     for (std::size_t i = 0; i < tokens.size(); ++i) out[i] = tokens[i].id;
     return tokens.size();
   }

@@ -142,6 +142,16 @@ class BpeModel final : public VocabModel {
     merge_word(piece, out);
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
+  void tokenize_uncached(std::string_view piece, std::vector<RawToken>& out) const override {
+    if (piece.empty()) return;
+    if (ignore_merges_ && !dropout_) {
+      if (auto id = vocab_.find(piece)) {
+        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size()), true});
+        return;
+      }
+    }
+    merge_word(piece, out);
+  }
 
   std::string_view type_name() const override { return "BPE"; }
 

@@ -21,6 +21,11 @@ class Model {
 
   /// Appends the tokens of `piece` (offsets are bytes within `piece`).
   virtual void tokenize(std::string_view piece, std::vector<RawToken>& out) const = 0;
+  /// tokenize() without the model's own piece cache, for callers that keep
+  /// one (the fused paths' worker caches): the same tokens.
+  virtual void tokenize_uncached(std::string_view piece, std::vector<RawToken>& out) const {
+    tokenize(piece, out);
+  }
 
   virtual std::optional<std::uint32_t> token_to_id(std::string_view token) const = 0;
   virtual std::optional<std::string_view> id_to_token(std::uint32_t id) const = 0;

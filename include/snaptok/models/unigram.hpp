@@ -91,6 +91,9 @@ class UnigramModel final : public Model {
     encode(text, out);
     cache_.store(text, out.data() + first, out.size() - first);
   }
+  void tokenize_uncached(std::string_view text, std::vector<RawToken>& out) const override {
+    if (!text.empty()) encode(text, out);
+  }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token) const override {
     return token_to_id_.find(token);
