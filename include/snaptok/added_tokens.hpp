@@ -111,6 +111,25 @@ class AddedVocabulary {
     return special_.count(std::string(token)) != 0;
   }
   bool empty() const noexcept { return by_id_.empty(); }
+  /// False when a token could match differently in the parts around a cut
+  /// point ("word| word", scanners/cut_points.hpp) than in the whole: a token
+  /// holding a letter next to a space could span the cut; an rstrip token
+  /// ending in a letter would take the space after it; a single_word token
+  /// starting with a space would see a word char before it only in the whole.
+  bool allows_cut_points() const noexcept {
+    auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    for (const auto& [id, token] : by_id_) {
+      const std::string& c = token.content;
+      if (c.empty()) continue;
+      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+        if ((letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && letter(c[i + 1]))) return false;
+      }
+      if (token.rstrip && letter(c.back())) return false;
+      if (token.single_word && c.front() == ' ') return false;
+    }
+    return true;
+  }
+
   /// True when some token is matched on normalized text (normalized: true).
   bool has_normalized_tokens() const noexcept {
     for (const auto& [id, token] : by_id_) {

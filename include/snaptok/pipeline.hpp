@@ -28,17 +28,18 @@
 
 #include "snaptok/added_tokens.hpp"
 #include "snaptok/decoders/factory.hpp"
+#include "snaptok/detail/files.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
 #include "snaptok/fast_paths/byte_level_bpe.hpp"
-#include "snaptok/fast_paths/sentencepiece_bpe.hpp"
-#include "snaptok/fast_paths/whitespace_words.hpp"
+#include "snaptok/fast_paths/segment_paths.hpp"
 #include "snaptok/models/factory.hpp"
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
 #include "snaptok/processors/factory.hpp"
+#include "snaptok/processors/sequence_wrap.hpp"
 #include "snaptok/runtime/settings.hpp"
 #include "snaptok/runtime/thread_pool.hpp"
 #include "snaptok/runtime/workspace.hpp"
@@ -66,9 +67,9 @@ class Pipeline {
  public:
   /// Loads a tokenizer.json or a .st file (told apart by the .st magic).
   static Pipeline from_file(const std::filesystem::path& path) {
-    require_regular_file(path);
-    if (is_st_file(path)) return from_st_image(st::Image::map_file(path));
-    return from_json_file(path, read_file(path));
+    detail::require_regular_file(path);
+    if (detail::starts_with_bytes(path, st::kMagic)) return from_st_image(st::Image::map_file(path));
+    return from_json_file(path, detail::read_file(path));
   }
 
   /// Loads a tokenizer.json through a .st sidecar (`st_path`, by default
@@ -79,7 +80,7 @@ class Pipeline {
   static Pipeline from_file_cached(const std::filesystem::path& json_path,
                                     std::filesystem::path st_path = {}) {
     if (st_path.empty()) st_path = std::filesystem::path(json_path.string() + ".st");
-    const std::string data = read_file(json_path);
+    const std::string data = detail::read_file(json_path);
     const std::uint64_t hash = st::checksum(std::as_bytes(std::span(data)));
     std::error_code ec;
     if (std::filesystem::exists(st_path, ec)) {
@@ -363,23 +364,6 @@ class Pipeline {
  private:
   Pipeline() = default;
 
-  // Throws naming `path` when it is a directory (reading one fails obscurely).
-  static void require_regular_file(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      throw Error(path.string() + ": is a directory, not a tokenizer.json or .st file");
-    }
-  }
-
-  static std::string read_file(const std::filesystem::path& path) {
-    require_regular_file(path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open file");
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path.string() + ": read error");
-    return data;
-  }
-
   // from_json of the text read from `path`, with errors naming the file.
   static Pipeline from_json_file(const std::filesystem::path& path, std::string_view text) {
     try {
@@ -387,12 +371,6 @@ class Pipeline {
     } catch (const Error& e) {
       throw Error(path.string() + ": " + e.what());
     }
-  }
-
-  static bool is_st_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, st::kMagic.size()> head{};
-    return in.read(head.data(), head.size()) && head == st::kMagic;
   }
 
   // Builds the tokenizer a validated .st image holds; errors name the image.
@@ -453,72 +431,8 @@ class Pipeline {
     }
     cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
                         (!normalizer_ || normalizer_->keeps_cut_points()) &&
-                        added_tokens_allow_cuts(added_);
+                        added_.allows_cut_points();
     for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
-  }
-
-  // Returns the fused segment path for these stages, or nullptr.
-  static std::shared_ptr<const SegmentPath> make_segment_path(const Normalizer* normalizer,
-                                                              const PreTokenizer* pre_tokenizer,
-                                                              const Model& model) {
-    if (auto p = SentencePieceBpePath::make(normalizer, pre_tokenizer, model)) return p;
-    if (auto p = WhitespaceWordsPath::make(normalizer, pre_tokenizer, model)) return p;
-    return nullptr;
-  }
-
-  // Returns false when an added token could match differently in the parts
-  // around a cut point ("word| word") than in the whole: a token holding a
-  // letter next to a space could span the cut; an rstrip token ending in a
-  // letter would take the space after it; a single_word token starting
-  // with a space would see a word char before it only in the whole.
-  static bool added_tokens_allow_cuts(const AddedVocabulary& added) {
-    using scanners::is_ascii_letter;
-    for (const auto& [id, token] : added.tokens()) {
-      const std::string& c = token.content;
-      if (c.empty()) continue;
-      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-        if ((is_ascii_letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && is_ascii_letter(c[i + 1]))) {
-          return false;
-        }
-      }
-      if (token.rstrip && is_ascii_letter(c.back())) return false;
-      if (token.single_word && c.front() == ' ') return false;
-    }
-    return true;
-  }
-
-  // The ids a post-processor puts before and after one sequence, when that
-  // is all it does: process_ids(seq) == before + seq + after for every seq.
-  struct SequenceWrap {
-    bool exact = false;
-    std::vector<std::uint32_t> before, after;
-  };
-
-  // Returns the wrap of `processor` (exact: false when its ids are not a
-  // fixed before and after), found by processing marker sequences.
-  static SequenceWrap wrap_of(const PostProcessor* processor, bool add_special_tokens) {
-    SequenceWrap wrap;
-    if (!processor || processor->ids_unchanged()) {
-      wrap.exact = true;
-      return wrap;
-    }
-    constexpr std::uint32_t kMarker = 0xFFFFFFFFu;  // no tokenizer has 2^32 - 1 ids
-    std::vector<std::uint32_t> one{kMarker}, two{kMarker, kMarker};
-    try {
-      processor->process_ids(one, add_special_tokens);
-      processor->process_ids(two, add_special_tokens);
-    } catch (const Error&) {
-      return wrap;
-    }
-    const auto at = std::find(one.begin(), one.end(), kMarker);
-    if (at == one.end() || std::count(one.begin(), one.end(), kMarker) != 1) return wrap;
-    wrap.before.assign(one.begin(), at);
-    wrap.after.assign(at + 1, one.end());
-    std::vector<std::uint32_t> expected = wrap.before;
-    expected.insert(expected.end(), {kMarker, kMarker});
-    expected.insert(expected.end(), wrap.after.begin(), wrap.after.end());
-    wrap.exact = two == expected;
-    return wrap;
   }
 
   // True when documents may be cut at cut points under `settings`.

@@ -129,27 +129,14 @@ class BpeModel final : public VocabModel {
   }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
-    if (piece.empty()) return;
-    // HF checks ignore_merges only on its cached path, which dropout skips.
-    if (ignore_merges_ && !dropout_) {
-      if (auto id = vocab_.find(piece)) {
-        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size()), true});
-        return;
-      }
-    }
+    if (piece.empty() || add_whole_token(piece, out)) return;
     if (!dropout_ && cache_.lookup(piece, out)) return;
     const std::size_t first = out.size();
     merge_word(piece, out);
     if (!dropout_) cache_.store(piece, out.data() + first, out.size() - first);
   }
   void tokenize_uncached(std::string_view piece, std::vector<RawToken>& out) const override {
-    if (piece.empty()) return;
-    if (ignore_merges_ && !dropout_) {
-      if (auto id = vocab_.find(piece)) {
-        out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size()), true});
-        return;
-      }
-    }
+    if (piece.empty() || add_whole_token(piece, out)) return;
     merge_word(piece, out);
   }
 
@@ -323,6 +310,16 @@ class BpeModel final : public VocabModel {
       out.push_back({s.id, offset, offset + s.len});
       offset += s.len;
     }
+  }
+
+  // With ignore_merges, a piece that is a vocabulary token is that token
+  // (HF checks it only on its cached path, which dropout skips): appends it
+  // and returns true.
+  bool add_whole_token(std::string_view piece, std::vector<RawToken>& out) const {
+    if (!ignore_merges_ || dropout_) return false;
+    const auto id = vocab_.find(piece);
+    if (id) out.push_back({*id, 0, static_cast<std::uint32_t>(piece.size()), true});
+    return id.has_value();
   }
 
   // The id of the one-byte token `c` (an ASCII char), when the vocabulary has it.
