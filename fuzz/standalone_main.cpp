@@ -1,5 +1,6 @@
-// A fuzzing driver for compilers without libFuzzer: reads the seed .st
-// files, then feeds LLVMFuzzerTestOneInput mutations of them for a number of executions or
+// A driver for the .st loader target (targets/st_loader.hpp) for compilers
+// without libFuzzer: reads the seed .st files, then feeds the target
+// mutations of them for a number of executions or
 // seconds: bit flips, byte and word overwrites (often in the header and the
 // section table, with values at the edges: 0, 1, 64, ~0, the file size),
 // truncations at every section edge and at random, insertions, and splices
@@ -7,6 +8,8 @@
 // ends the run with a failure.
 //
 //   st_loader_standalone [--runs N] [--seconds S] [--seed K] SEED.st...
+#include "targets/st_loader.hpp"
+
 #include <snaptok/st/format.hpp>
 
 #include <algorithm>
@@ -20,9 +23,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
-extern std::uint64_t st_loader_accepted, st_loader_refused;
 
 namespace {
 
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto feed = [](const std::string& s) {
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+    snaptok_fuzz::st_loader(std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()));
   };
   // Every seed whole, and cut at every section edge and one byte either side.
   std::uint64_t done = 0;
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("st_loader: %llu executions in %.1f s, no crash (loads accepted %llu, refused %llu)\n",
               static_cast<unsigned long long>(done), took,
-              static_cast<unsigned long long>(st_loader_accepted),
-              static_cast<unsigned long long>(st_loader_refused));
+              static_cast<unsigned long long>(snaptok_fuzz::st_loader_accepted),
+              static_cast<unsigned long long>(snaptok_fuzz::st_loader_refused));
   return 0;
 }

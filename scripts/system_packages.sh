@@ -8,6 +8,7 @@ snaptok_system_packages=(
   python3 python3-dev python3-venv
   libhwy-dev libonig-dev libsimdjson-dev doctest-dev
   g++-aarch64-linux-gnu  # tests/cmake/check_neon.sh: NEON compile check
+  clang-14 libclang-rt-14-dev  # fuzz/run.sh: libFuzzer
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: C++ (doctest via ctest), the concurrency tests under
-# ThreadSanitizer and ASan+UBSan, a short ASan+UBSan fuzz run of the .st
-# loader, the CMake consumer projects, the NEON
+# ThreadSanitizer and ASan+UBSan, a short ASan+UBSan libFuzzer run of every
+# fuzz target (fuzz/run.sh), the CMake consumer projects, the NEON
 # cross-compile check, the conda recipe check, and the Python tests. Each
 # step runs even if an earlier one failed; the exit status is non-zero if any
 # failed.
@@ -43,7 +43,7 @@ if [ ${#failed[@]} -ne 0 ]; then
 fi
 step "C++ tests" cpp_tests
 step "C++ sanitizers" tests/cpp/run_sanitizers.sh build/sanitizers
-step "fuzz (.st loader)" env FUZZ_WORK=build/fuzz fuzz/run.sh 30
+step "fuzz" env FUZZ_WORK=build/fuzz fuzz/run.sh 10
 step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
 step "NEON build" tests/cmake/check_neon.sh build/neon
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py

@@ -248,6 +248,10 @@ class AddedVocabulary {
           stop = j;
         }
       }
+      // A match that the previous one's rstrip swallowed vanishes (HF drops
+      // the empty split, or panics with "bad split" once lstrip moves its
+      // start past its end).
+      if (start >= stop) continue;
       if (start_offset < start) on_text(start_offset, start);
       on_token(start, stop, m->value);
       start_offset = stop;

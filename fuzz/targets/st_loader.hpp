@@ -4,9 +4,8 @@
 // mutations reach the section-table checks and every table's own checks
 // behind it. A load must either throw snaptok::Error, or give a tokenizer
 // that encodes, decodes and saves; never crash, hang or read out of bounds.
-//
-// Built with libFuzzer (clang -fsanitize=fuzzer) or with the standalone
-// driver in standalone_main.cpp (any compiler): see fuzz/run.sh.
+#pragma once
+
 #include <snaptok/tokenizer.hpp>
 
 #include <cstddef>
@@ -15,12 +14,14 @@
 #include <span>
 #include <string>
 
+namespace snaptok_fuzz {
+
 // Loads that succeeded and loads refused (the standalone driver prints them).
-std::uint64_t st_loader_accepted = 0, st_loader_refused = 0;
+inline std::uint64_t st_loader_accepted = 0, st_loader_refused = 0;
 
-namespace {
+namespace st_loader_detail {
 
-void load_and_use(std::span<const std::byte> bytes) {
+inline void load_and_use(std::span<const std::byte> bytes) {
   try {
     const snaptok::Tokenizer tok = snaptok::Tokenizer::from_st_buffer(bytes);
     const std::vector<std::uint32_t> ids =
@@ -34,16 +35,17 @@ void load_and_use(std::span<const std::byte> bytes) {
   }
 }
 
-}  // namespace
+}  // namespace st_loader_detail
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto bytes = std::as_bytes(std::span(data, size));
-  load_and_use(bytes);
-  if (size >= sizeof(snaptok::st::Header)) {
-    std::string fixed(reinterpret_cast<const char*>(data), size);
+inline void st_loader(std::span<const std::uint8_t> data) {
+  const auto bytes = std::as_bytes(data);
+  st_loader_detail::load_and_use(bytes);
+  if (data.size() >= sizeof(snaptok::st::Header)) {
+    std::string fixed(reinterpret_cast<const char*>(data.data()), data.size());
     const std::uint64_t sum = snaptok::st::file_checksum(std::as_bytes(std::span(fixed)));
     std::memcpy(fixed.data() + offsetof(snaptok::st::Header, checksum), &sum, sizeof sum);
-    load_and_use(std::as_bytes(std::span(fixed)));
+    st_loader_detail::load_and_use(std::as_bytes(std::span(fixed)));
   }
-  return 0;
 }
+
+}  // namespace snaptok_fuzz
