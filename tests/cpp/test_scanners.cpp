@@ -345,6 +345,22 @@ TEST_CASE("scanners equal Oniguruma on long ASCII runs across mask blocks") {
   }
 }
 
+// Found by fuzz/targets/scanners.hpp: a digit group that begins with a
+// non-ASCII digit (U+00B2, U+00BD, U+2167, U+0663) just before a 64-byte
+// block went on in the block as if it began there.
+TEST_CASE("scanners equal Oniguruma on digit runs that begin just before a block with a non-ASCII digit") {
+  const std::string tails[] = {"\xC2\xB2" "3999", "\xC2\xBD" "3999", "\xE2\x85\xA7" "3999",
+                               "\xD9\xA3" "99999", "\xC2\xB2\xC2\xB2" "3999", "33999"};
+  for (const auto& p : all_patterns()) {
+    for (std::size_t pad = 48; pad < 72; ++pad) {
+      for (const std::string& tail : tails) {
+        check_same(p.pattern, std::string(pad, 'a') + " " + tail + " x",
+                   std::string(p.name) + " pad " + std::to_string(pad) + " tail " + tail);
+      }
+    }
+  }
+}
+
 TEST_CASE("the ASCII byte-class sets the scanners use agree with the pinned tables") {
   using namespace snaptok::scanners;
   const auto& t = char_flags();
