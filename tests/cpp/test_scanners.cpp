@@ -207,19 +207,25 @@ std::string every_code_point_text() {
 
 }  // namespace
 
+// HF's spelling of GPT-2's pattern and tiktoken's (one scanner runs both).
+constexpr std::string_view kGpt2Spellings[] = {snaptok::scanners::kGpt2Pattern,
+                                               snaptok::scanners::kGpt2TiktokenPattern};
+
 TEST_CASE("GPT-2 scanner equals Oniguruma on random text") {
   std::mt19937 rng(1234);
   for (int i = 0; i < 3000; ++i) {
-    check_same(snaptok::scanners::kGpt2Pattern, random_text(rng, 1 + i % 97),
-               "random text #" + std::to_string(i));
+    for (const std::string_view pattern : kGpt2Spellings) {
+      check_same(pattern, random_text(rng, 1 + i % 97), "random text #" + std::to_string(i));
+    }
   }
 }
 
 TEST_CASE("GPT-2 scanner equals Oniguruma on mostly-ASCII text across blocks") {
   std::mt19937 rng(4321);
   for (int i = 0; i < 4000; ++i) {
-    check_same(snaptok::scanners::kGpt2Pattern, random_ascii_text(rng, 1 + (i * 7) % 400),
-               "ASCII text #" + std::to_string(i));
+    for (const std::string_view pattern : kGpt2Spellings) {
+      check_same(pattern, random_ascii_text(rng, 1 + (i * 7) % 400), "ASCII text #" + std::to_string(i));
+    }
   }
 }
 
@@ -234,7 +240,7 @@ TEST_CASE("GPT-2 scanner equals Oniguruma on real text") {
   for (const auto& f : files) {
     const std::string text = read_file(f);
     if (snaptok::detail::find_invalid_utf8(text) != std::string::npos) continue;
-    check_same(snaptok::scanners::kGpt2Pattern, text, f.string());
+    for (const std::string_view pattern : kGpt2Spellings) check_same(pattern, text, f.string());
   }
 }
 
@@ -249,6 +255,7 @@ TEST_CASE("scanner char classes: ASCII shortcut agrees with the pinned tables") 
 
 TEST_CASE("every recognised pattern selects its scanner; other patterns run on Oniguruma") {
   CHECK(snaptok::detail::Regex(snaptok::scanners::kGpt2Pattern, "t").scanner_name() == "gpt2");
+  CHECK(snaptok::detail::Regex(snaptok::scanners::kGpt2TiktokenPattern, "t").scanner_name() == "gpt2");
   for (const auto& p : family_patterns()) {
     CHECK(snaptok::detail::Regex(p.pattern, "t").scanner_name() == p.name);
     CHECK(snaptok::detail::Regex(p.pattern, "t", false).scanner_name() == "");

@@ -7,6 +7,14 @@
 // the cl100k family in every alternative (case-sensitive contractions, only
 // ' ' as a prefix, \p{N}+, no [\r\n]* tail, no \s*[\r\n]+), and its loop is
 // short. It shares split_family's Text (class table + byte-class masks).
+//
+// tiktoken spells the same pattern (r50k_base, p50k_base, gpt2)
+//   '(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s
+// and it has the same matches under Oniguruma: the possessive runs end where
+// the greedy ones do (nothing follows them); after the maximal \s++ only the
+// end of the text can satisfy `$`, which is where \s+(?!\S) would take the
+// whole run too; and \s+(?!\S) fails only on a single space char before a
+// non-space, which \s and \s+ both take alone.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +30,8 @@ namespace snaptok::scanners {
 
 inline constexpr std::string_view kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+inline constexpr std::string_view kGpt2TiktokenPattern =
+    R"('(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s)";
 
 // Returns the length of the contraction ('s 't 're 've 'm 'll 'd) at s[i],
 // or 0.

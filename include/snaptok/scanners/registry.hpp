@@ -35,6 +35,7 @@ struct ScannerEntry {
 
 inline constexpr ScannerEntry kScanners[] = {
     {ScannerKind::kGpt2, "gpt2", kGpt2Pattern},
+    {ScannerKind::kGpt2, "gpt2", kGpt2TiktokenPattern},  // the same matches (gpt2.hpp)
     {ScannerKind::kCl100k, "cl100k", kCl100kPattern},
     {ScannerKind::kCl100kTiktoken, "cl100k-tiktoken", kCl100kTiktokenPattern},
     {ScannerKind::kQwen2, "qwen2", kQwen2Pattern},
