@@ -383,6 +383,59 @@ NB_MODULE(_core, m) {
             return snaptok::Pipeline::from_st_buffer(std::as_bytes(std::span(bytes.get())));
           },
           "data"_a, "Loads a tokenizer from the bytes of a .st file (see to_st_bytes).")
+      .def_static(
+          "_from_byte_ranks",
+          [](std::string pattern, nb::dict ranks) {
+            std::vector<std::pair<std::string, std::uint32_t>> table;
+            table.reserve(nb::len(ranks));
+            PyObject* key = nullptr;
+            PyObject* value = nullptr;
+            Py_ssize_t pos = 0;
+            while (PyDict_Next(ranks.ptr(), &pos, &key, &value)) {
+              if (!PyBytes_Check(key)) {
+                throw nb::type_error((std::string("ranks: keys must be bytes, got ") +
+                                      nb::type_name(nb::handle(key).type()).c_str())
+                                         .c_str());
+              }
+              std::uint32_t rank = 0;
+              int overflow = 0;
+              const long long v = PyLong_CheckExact(value) ? PyLong_AsLongLongAndOverflow(value, &overflow) : -1;
+              if (PyLong_CheckExact(value) && overflow == 0 && v >= 0 && v < static_cast<long long>(kMaxId)) {
+                rank = static_cast<std::uint32_t>(v);
+              } else {
+                PyErr_Clear();
+                rank = static_cast<std::uint32_t>(
+                    int_arg(value, std::string("ranks[") + nb::repr(nb::handle(key)).c_str() + "]", kMaxId - 1));
+              }
+              table.emplace_back(std::string(PyBytes_AS_STRING(key), static_cast<std::size_t>(PyBytes_GET_SIZE(key))),
+                                 rank);
+            }
+            nb::gil_scoped_release release;
+            return snaptok::Pipeline::from_byte_ranks(pattern, table);
+          },
+          "pattern"_a, "ranks"_a,
+          "Private (snaptok.tiktoken uses it): the byte-level BPE tiktoken builds from a split\n"
+          "pattern and {token bytes: rank}, without special tokens.")
+      .def(
+          "_byte_level_bytes",
+          [](const snaptok::Pipeline& t, nb::handle ids, nb::dict extra) -> nb::object {
+            const auto* bpe = dynamic_cast<const snaptok::BpeModel*>(&t.model());
+            if (!bpe) return nb::none();
+            const std::vector<std::uint32_t> list = ids_arg(ids, "ids");
+            const std::span<const std::uint32_t> all(list);
+            std::string bytes;
+            for (std::size_t at = 0; at < all.size(); ++at) {
+              at += bpe->append_token_bytes(all.subspan(at), bytes);
+              if (at == all.size()) break;
+              PyObject* found = PyDict_GetItem(extra.ptr(), nb::int_(all[at]).ptr());  // borrowed
+              if (!found || !PyBytes_Check(found)) return nb::none();
+              bytes.append(PyBytes_AS_STRING(found), static_cast<std::size_t>(PyBytes_GET_SIZE(found)));
+            }
+            return nb::bytes(bytes.data(), bytes.size());
+          },
+          "ids"_a, "extra"_a,
+          "Private (snaptok.tiktoken uses it): the bytes the ids stand for, joined: a BPE\n"
+          "model's byte-level tokens, else extra[id]; None when an id is neither.")
       .def("to_st_bytes", &st_bytes_of,
            "Returns the .st image of this tokenizer, with its current settings.")
       .def(

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "snaptok/added_tokens.hpp"
+#include "snaptok/byte_ranks.hpp"
 #include "snaptok/decoders/factory.hpp"
 #include "snaptok/detail/files.hpp"
 #include "snaptok/detail/json.hpp"
@@ -100,16 +101,22 @@ class Pipeline {
 
   /// Loads a tokenizer from the text of a tokenizer.json.
   static Pipeline from_json(std::string_view json_text) {
-    simdjson::dom::parser parser;
-    simdjson::padded_string padded(json_text);
-    simdjson::dom::element root;
-    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
-      throw Error(std::string("tokenizer.json: malformed JSON: ") + simdjson::error_message(err));
-    }
-    Pipeline tok;
-    tok.load(detail::Json(root, ""), nullptr);
+    Pipeline tok = from_json_with_model(json_text, nullptr);
     tok.source_hash_ = st::checksum(std::as_bytes(std::span(json_text.data(), json_text.size())));
     return tok;
+  }
+
+  /// Builds tiktoken's encode_ordinary for `ranks` (token bytes, rank = id):
+  /// `pattern` splits (no special tokens; byte_ranks.hpp), BpeModel::
+  /// from_byte_ranks merges, e.g. from_byte_ranks(scanners::kO200kPattern, ranks).
+  /// The pattern means what it means to Oniguruma: for cl100k pass
+  /// scanners::kCl100kPattern, which has tiktoken's matches for its own
+  /// spelling (whose \p{N}{1,3}+ Oniguruma reads as whole digit runs). The
+  /// .st image keeps the ranks exactly.
+  static Pipeline from_byte_ranks(std::string_view pattern,
+                                  std::span<const std::pair<std::string, std::uint32_t>> ranks) {
+    return from_json_with_model(detail::byte_ranks_pipeline_json(pattern),
+                                BpeModel::from_byte_ranks(ranks));
   }
 
   /// Loads a tokenizer from the bytes of a .st file (copied; see to_st_bytes).
@@ -394,15 +401,30 @@ class Pipeline {
     return tok;
   }
 
+  // Parses `json_text` and loads it, with `model` (when given) in place of
+  // the one its "model" describes.
+  static Pipeline from_json_with_model(std::string_view json_text, ModelPtr model) {
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(json_text);
+    simdjson::dom::element root;
+    if (auto err = parser.parse(padded).get(root); err != simdjson::SUCCESS) {
+      throw Error(std::string("tokenizer.json: malformed JSON: ") + simdjson::error_message(err));
+    }
+    Pipeline tok;
+    tok.load(detail::Json(root, ""), nullptr, std::move(model));
+    return tok;
+  }
+
   // Builds the pipeline from a tokenizer.json, or from a .st pipeline
-  // section with the model's tables in `image`.
-  void load(const detail::Json& root, const st::Image* image) {
+  // section with the model's tables in `image`; a given `model` replaces
+  // the one the JSON describes.
+  void load(const detail::Json& root, const st::Image* image, ModelPtr model = nullptr) {
     if (!root.is_object()) root.fail("expected a JSON object");
     if (auto v = root.find("version"); v && v->str() != "1.0") {
       v->fail("unknown tokenizer version \"" + std::string(v->str()) + "\"");
     }
     pipeline_json_ = st::PipelineJson::capture(root);
-    model_ = make_model(root.at("model"), image);
+    model_ = model ? std::move(model) : make_model(root.at("model"), image);
     if (auto n = root.find("normalizer")) normalizer_ = make_normalizer(*n);
     if (auto p = root.find("pre_tokenizer")) pre_tokenizer_ = make_pre_tokenizer(*p);
     if (auto p = root.find("post_processor")) post_processor_ = make_post_processor(*p);

@@ -50,6 +50,10 @@ SNAPTOK_API Tokenizer Tokenizer::from_file_cached(const std::filesystem::path& j
                                                   const std::filesystem::path& st_path) {
   return Tokenizer(std::make_shared<Pipeline>(Pipeline::from_file_cached(json_path, st_path)));
 }
+SNAPTOK_API Tokenizer Tokenizer::from_byte_ranks(
+    std::string_view pattern, std::span<const std::pair<std::string, std::uint32_t>> ranks) {
+  return Tokenizer(std::make_shared<Pipeline>(Pipeline::from_byte_ranks(pattern, ranks)));
+}
 SNAPTOK_API Expected<Tokenizer> Tokenizer::try_from_file(const std::filesystem::path& path) noexcept {
   return detail::guarded([&] { return from_file(path); });
 }

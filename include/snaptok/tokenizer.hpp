@@ -83,6 +83,15 @@ class Tokenizer {
   /// ".st"), rebuilt whenever the JSON's checksum changes.
   SNAPTOK_API static Tokenizer from_file_cached(const std::filesystem::path& json_path,
                                                 const std::filesystem::path& st_path = {});
+  /// Builds tiktoken's encode_ordinary for a split pattern (read as
+  /// Oniguruma reads it) and each token's bytes with its rank (= id); no
+  /// special tokens (Pipeline::from_byte_ranks says which cl100k spelling
+  /// to pass):
+  ///   auto tok = snaptok::Tokenizer::from_byte_ranks(pattern, ranks);
+  /// Throws when a byte has no rank, a token or rank is given twice, or the
+  /// pattern does not compile.
+  SNAPTOK_API static Tokenizer from_byte_ranks(
+      std::string_view pattern, std::span<const std::pair<std::string, std::uint32_t>> ranks);
   SNAPTOK_API static Expected<Tokenizer> try_from_file(const std::filesystem::path& path) noexcept;
   SNAPTOK_API static Expected<Tokenizer> try_from_json(std::string_view json_text) noexcept;
 

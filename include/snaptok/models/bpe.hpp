@@ -2,15 +2,20 @@
 // continuing_subword_prefix / end_of_word_suffix, byte_fallback, unk and
 // fuse_unk), then merges by rank, lowest rank and leftmost position first,
 // through a min-heap with stale-entry checks exactly as HF's Word::merge_all.
-// Pieces are cached (bounded budget) unless dropout is on.
+// Pieces are cached (bounded budget) unless dropout is on. Also built from
+// tiktoken-style byte ranks (from_byte_ranks), where every pair that forms a
+// token merges at that token's rank.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "snaptok/detail/byte_level_table.hpp"
@@ -18,6 +23,7 @@
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/piece_cache.hpp"
 #include "snaptok/detail/utf8.hpp"
+#include "snaptok/error.hpp"
 #include "snaptok/models/model.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 
@@ -58,6 +64,97 @@ class BpeModel final : public VocabModel {
       }
     }
     init_byte_level_path();
+  }
+
+  /// Returns the byte-level BPE that tiktoken builds from `ranks` (each
+  /// token's bytes and its rank, which is also its id): the vocabulary is
+  /// the tokens' byte-level text, ANY two adjacent symbols whose
+  /// concatenation is a token merge at that token's rank (lowest rank
+  /// first, leftmost on ties, as tiktoken's byte-pair merge), and a piece
+  /// that is a token is that token (ignore_merges), e.g.
+  ///   std::vector<std::pair<std::string, std::uint32_t>> ranks;  // the 256 bytes, then
+  ///   ranks.emplace_back("ab", 256);                                  // merged tokens
+  ///   auto model = BpeModel::from_byte_ranks(ranks);
+  /// A merge list in HF's form cannot say this when two splits form the same
+  /// token ("ab"+"a" and "a"+"ba" both form "aba"): one rank per token does.
+  /// Throws snaptok::Error, naming the token, for an empty token, a token or
+  /// rank given twice, rank 4294967295 (reserved), or a byte without a rank
+  /// (tiktoken needs every single byte).
+  static std::shared_ptr<BpeModel> from_byte_ranks(
+      std::span<const std::pair<std::string, std::uint32_t>> ranks) {
+    std::shared_ptr<BpeModel> model(new BpeModel());
+    model->ignore_merges_ = true;
+    const auto& table = detail::byte_level_table();
+    auto level_text = [&](std::string_view bytes) {
+      std::string out;
+      for (const char c : bytes) out += table.byte_to_utf8[static_cast<unsigned char>(c)];
+      return out;
+    };
+    std::unordered_map<std::string_view, std::uint32_t> rank_of;
+    std::unordered_map<std::uint32_t, std::string_view> token_of;
+    rank_of.reserve(ranks.size());
+    token_of.reserve(ranks.size());
+    detail::VocabBuilder vocab;
+    for (const auto& [bytes, rank] : ranks) {
+      if (bytes.empty()) throw Error("byte ranks: token of rank " + std::to_string(rank) + " is empty");
+      if (rank == kNoId) throw Error("byte ranks: rank 4294967295 is reserved (token \"" + level_text(bytes) + "\")");
+      if (!rank_of.emplace(bytes, rank).second) {
+        throw Error("byte ranks: token \"" + level_text(bytes) + "\" (byte-level text) is given twice");
+      }
+      if (auto [at, fresh] = token_of.emplace(rank, bytes); !fresh) {
+        throw Error("byte ranks: rank " + std::to_string(rank) + " is given to both \"" +
+                    level_text(at->second) + "\" and \"" + level_text(bytes) + "\" (byte-level text)");
+      }
+      vocab.add(level_text(bytes), rank);
+    }
+    for (int b = 0; b < 256; ++b) {
+      const char c = static_cast<char>(b);
+      if (!rank_of.contains(std::string_view(&c, 1))) {
+        static constexpr char hex[] = "0123456789ABCDEF";
+        throw Error(std::string("byte ranks: byte 0x") + hex[b >> 4] + hex[b & 15] +
+                    " has no rank (every single byte needs one)");
+      }
+    }
+    detail::U64MapBuilder merges;
+    merges.reserve(2 * ranks.size());
+    for (const auto& [bytes, rank] : ranks) {
+      const std::string_view token = bytes;
+      for (std::size_t cut = 1; cut < token.size(); ++cut) {
+        const auto left = rank_of.find(token.substr(0, cut));
+        if (left == rank_of.end()) continue;
+        const auto right = rank_of.find(token.substr(cut));
+        if (right == rank_of.end()) continue;
+        merges.put(pair_key(left->second, right->second), (std::uint64_t{rank} << 32) | rank);
+      }
+    }
+    model->vocab_ = std::move(vocab).build();
+    model->merges_ = std::move(merges).build();
+    model->init_byte_level_path();
+    return model;
+  }
+
+  /// Appends the bytes each id stands for (its token's byte-level chars
+  /// mapped back, as the ByteLevel decoder does, without the UTF-8 step) to
+  /// `out`; returns how many ids were done: ids.size(), or the index of the
+  /// first id that is no token or whose token is not byte-level text, e.g.
+  ///   std::string bytes;
+  ///   if (model.append_token_bytes(ids, bytes) == ids.size()) { /* all done */ }
+  std::size_t append_token_bytes(std::span<const std::uint32_t> ids, std::string& out) const {
+    const auto& table = detail::byte_level_table();
+    for (std::size_t n = 0; n < ids.size(); ++n) {
+      const std::optional<std::string_view> token = vocab_.token(ids[n]);
+      if (!token) return n;
+      const std::size_t mark = out.size();
+      for (std::size_t i = 0; i < token->size();) {
+        const int b = table.byte_of(detail::next_cp(*token, i));
+        if (b < 0) {
+          out.resize(mark);
+          return n;
+        }
+        out.push_back(static_cast<char>(b));
+      }
+    }
+    return ids.size();
   }
 
   /// True when every byte's byte-level char is a vocabulary token and no
@@ -155,6 +252,8 @@ class BpeModel final : public VocabModel {
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+
+  BpeModel() = default;  // from_byte_ranks fills it
 
   struct Symbol {
     std::uint32_t id;
