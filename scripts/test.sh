@@ -2,7 +2,8 @@
 # Runs every test: C++ (doctest via ctest), the concurrency tests under
 # ThreadSanitizer and ASan+UBSan, a short ASan+UBSan libFuzzer run of every
 # fuzz target (fuzz/run.sh), the CMake consumer projects, the NEON
-# cross-compile check, the conda recipe check, and the Python tests. Each
+# cross-compile check, the conda recipe check, the Python tests, and a Python
+# subset against an ASan+UBSan build of the module. Each
 # step runs even if an earlier one failed; the exit status is non-zero if any
 # failed.
 #
@@ -48,6 +49,7 @@ step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
 step "NEON build" tests/cmake/check_neon.sh build/neon
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
 step "Python tests" .venv/bin/python -m pytest tests/python -q
+step "Python under ASan" tests/python/run_asan_subset.sh build/asan-python
 
 printf '\n==> summary\n'
 printf '  %s\n' "${summary[@]}"
