@@ -293,6 +293,11 @@ nb::list offsets_list(const std::vector<snaptok::Offsets>& offsets) {
 }  // namespace
 
 NB_MODULE(_core, m) {
+#ifdef SNAPTOK_VERSION
+  m.attr("__version__") = SNAPTOK_VERSION;
+#else
+#error "build the module through CMake, which defines SNAPTOK_VERSION"
+#endif
   m.doc() = "snaptok: exact, fast Hugging Face tokenizers";
 
   nb::exception<snaptok::Error>(m, "SnaptokError", PyExc_ValueError);

@@ -4,7 +4,8 @@
 Parses the recipe as YAML, renders it with py-rattler-build (the library
 behind `rattler-build`) for every platform conda-forge builds, using the
 variant values in conda-recipe/variants.yaml, and checks what came out:
-the package name and version (against pyproject.toml and CMakeLists.txt),
+the package name (against pyproject.toml) and version (against CMakeLists.txt,
+the one place it is written),
 the build/host/run requirements snaptok needs, the build backend pins
 (against pyproject.toml's build-system.requires), the Python variants
 (against requires-python), and the test files the recipe copies.
@@ -142,8 +143,8 @@ def render_all(pyproject: dict, cmake_version: str) -> int:
             pythons.add(variant.variant.get("python"))
             if recipe.package.name != project["name"]:
                 fail(f"{label}: package name {recipe.package.name!r} != pyproject {project['name']!r}")
-            if recipe.package.version != project["version"]:
-                fail(f"{label}: version {recipe.package.version!r} != pyproject {project['version']!r}")
+            if recipe.package.version != cmake_version:
+                fail(f"{label}: version {recipe.package.version!r} != CMakeLists.txt {cmake_version!r}")
             reqs = recipe.requirements.to_dict()
             sections = {k: [str(s) for s in reqs.get(k, [])] for k in ("build", "host", "run")}
             for section, names in REQUIRED.items():
@@ -166,8 +167,8 @@ def render_all(pyproject: dict, cmake_version: str) -> int:
         for python in pythons:
             if python and version_tuple(python) < min_python:
                 fail(f"{where}: python variant {python} is below requires-python {project['requires-python']}")
-    if project["version"] != cmake_version:
-        fail(f"CMakeLists.txt project VERSION {cmake_version} != pyproject version {project['version']}")
+    if project.get("version") is not None or "version" not in project.get("dynamic", []):
+        fail("pyproject.toml: the version must be dynamic (read from CMakeLists.txt), not written there")
     return rendered_count
 
 
@@ -184,8 +185,8 @@ def main() -> int:
 
     recipe = check_yaml()
     context_version = str((recipe.get("context") or {}).get("version"))
-    if context_version != pyproject["project"]["version"]:
-        fail(f"recipe.yaml: context.version {context_version!r} != pyproject {pyproject['project']['version']!r}")
+    if context_version != cmake_version:
+        fail(f"recipe.yaml: context.version {context_version!r} != CMakeLists.txt project VERSION {cmake_version!r}")
     count = render_all(pyproject, cmake_version)
 
     if errors:

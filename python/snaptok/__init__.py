@@ -7,6 +7,6 @@
 """
 
 from ._core import DocumentEncoder, Encoding, SnaptokError, Tokenizer, simd_target
+from ._core import __version__  # CMakeLists.txt's project VERSION, compiled in
 
 __all__ = ["DocumentEncoder", "Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
-__version__ = "0.1.0"

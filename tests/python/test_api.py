@@ -99,3 +99,15 @@ def test_cache_budget_and_special_tokens_switch(tok, hf):
 def test_simd_target_names_the_dispatched_target():
     name = snaptok.simd_target()
     assert isinstance(name, str) and name
+
+
+def test_the_version_is_cmakes_project_version():
+    """One version, written once (CMakeLists.txt), seen the same everywhere."""
+    import importlib.metadata
+    import re
+
+    cmake = (Path(__file__).resolve().parents[2] / "CMakeLists.txt").read_text(encoding="utf-8")
+    written = re.search(r"project\(\s*snaptok\s+VERSION\s+([0-9.]+)", cmake).group(1)
+    assert snaptok.__version__ == written
+    assert importlib.metadata.version("snaptok") == written
+    assert importlib.metadata.metadata("snaptok")["License"] == "Apache-2.0"
