@@ -48,7 +48,9 @@ step "fuzz" env FUZZ_WORK=build/fuzz fuzz/run.sh 10
 step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
 step "NEON build" tests/cmake/check_neon.sh build/neon
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
-step "Python tests" .venv/bin/python -m pytest tests/python -q
+# On every core (pytest-xdist, from the test extras); the slowest tests are
+# listed so that the step's time stays visible.
+step "Python tests" .venv/bin/python -m pytest tests/python -q -n "$jobs" --durations=20
 step "Python under ASan" tests/python/run_asan_subset.sh build/asan-python
 
 printf '\n==> summary\n'
