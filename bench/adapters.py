@@ -11,29 +11,13 @@ import os
 import tempfile
 from pathlib import Path
 
+from snaptok.tiktoken import byte_level_chars  # GPT-2's char -> byte table
+
 # GPT-2's pre-tokenization regex as HF tokenizers' ByteLevel pre-tokenizer spells it.
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 class Unsupported(Exception):
     """The library cannot load this tokenizer; the message says why."""
-
-
-def _byte_level_alphabet() -> dict[str, int]:
-    """GPT-2's byte <-> printable character table (char -> byte)."""
-    printable = (
-        list(range(ord("!"), ord("~") + 1))
-        + list(range(ord("\u00a1"), ord("\u00ac") + 1))
-        + list(range(ord("\u00ae"), ord("\u00ff") + 1))
-    )
-    table = {}
-    extra = 0
-    for b in range(256):
-        if b in printable:
-            table[chr(b)] = b
-        else:
-            table[chr(256 + extra)] = b
-            extra += 1
-    return table
 
 
 def tiktoken_from_tokenizer_json(path: str):
@@ -73,7 +57,7 @@ def tiktoken_from_tokenizer_json(path: str):
         raise Unsupported("BPE with subword prefix/suffix")
     if model.get("byte_fallback"):
         raise Unsupported("byte-fallback BPE is not byte-level")
-    alphabet = _byte_level_alphabet()
+    alphabet = byte_level_chars()
 
     def to_bytes(token: str) -> bytes:
         try:

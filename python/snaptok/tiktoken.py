@@ -39,6 +39,7 @@ __all__ = [
     "Encoding",
     "O200K_PAT_STR",
     "R50K_PAT_STR",
+    "byte_level_chars",
     "engine_pattern",
     "load_tiktoken_bpe",
 ]
@@ -152,10 +153,16 @@ def load_tiktoken_bpe(path: str | os.PathLike[str]) -> dict[bytes, int]:
     return ranks
 
 
-def _byte_level_chars() -> dict[str, int]:
-    # GPT-2's byte <-> char table (the ByteLevel pre-tokenizer's): printable
-    # Latin-1 bytes stand for themselves, the others for U+0100 upward in
-    # byte order.
+def byte_level_chars() -> dict[str, int]:
+    """Returns GPT-2's byte-level table, char -> byte (the ByteLevel
+    pre-tokenizer's): printable Latin-1 bytes stand for themselves, the
+    others for U+0100 upward in byte order. It turns a byte-level
+    tokenizer.json vocabulary into tiktoken ranks:
+
+    >>> chars = byte_level_chars()
+    >>> bytes(chars[c] for c in "\u0120world")
+    b' world'
+    """
     printable = [b for b in range(256) if 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xAC or 0xAE <= b <= 0xFF]
     chars, extra = {}, 0
     for b in range(256):
@@ -355,7 +362,7 @@ class Encoding:
             pattern = regex
         else:
             fail(f"pre_tokenizer {json.dumps(pre)[:120]} is neither ByteLevel nor [Split, ByteLevel]")
-        chars = _byte_level_chars()
+        chars = byte_level_chars()
         vocab: dict[str, int] = model["vocab"]
         special_tokens: dict[str, int] = {}
         for added in doc.get("added_tokens") or []:
