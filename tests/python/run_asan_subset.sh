@@ -13,6 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=${1:-$root/build/asan-python}
+mkdir -p "$work" && work=$(cd "$work" && pwd)  # absolute: the import check below compares paths
 py=$root/.venv/bin/python
 cd "$root"
 
