@@ -596,15 +596,6 @@ class Encoding:
             raise KeyError(piece)
         return rank
 
-    def encode_with_unstable(self, text: str, **kwargs):
-        """Not provided (tiktoken calls this API unstable): raises NotImplementedError.
-
-        >>> enc.encode_with_unstable("hello fanta")   # doctest: +SKIP
-        Traceback (most recent call last):
-        NotImplementedError: snaptok.tiktoken.Encoding.encode_with_unstable is not provided
-        """
-        raise NotImplementedError("snaptok.tiktoken.Encoding.encode_with_unstable is not provided")
-
     # Decoding ---------------------------------------------------------------
 
     def decode_bytes(self, tokens: Sequence[int]) -> bytes:
