@@ -102,6 +102,12 @@ inline const std::vector<NamedTokenizer>& tokenizers() {
   return all;
 }
 
+// Returns the tokenizer the input's next byte picks.
+inline const NamedTokenizer& pick_tokenizer(Reader& in) {
+  const auto& all = tokenizers();
+  return all[in.byte() % all.size()];
+}
+
 // The ids of encode (the fused path where the tokenizer has one) or
 // encode_full (the general stages), or nullopt when it refuses the text
 // with snaptok::Error (invalid UTF-8).

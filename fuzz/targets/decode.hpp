@@ -13,8 +13,7 @@ namespace snaptok_fuzz {
 
 inline void decode(std::span<const std::uint8_t> data) {
   Reader in(data);
-  const auto& all = tokenizers();
-  const NamedTokenizer& t = all[in.byte() % all.size()];
+  const NamedTokenizer& t = pick_tokenizer(in);
   const std::uint8_t flags = in.byte();
   const bool skip_special = flags & 1;
   const snaptok::Tokenizer& tok = t.tokenizer;

@@ -12,8 +12,7 @@ namespace snaptok_fuzz {
 
 inline void encode_paths(std::span<const std::uint8_t> data) {
   Reader in(data);
-  const auto& all = tokenizers();
-  const NamedTokenizer& t = all[in.byte() % all.size()];
+  const NamedTokenizer& t = pick_tokenizer(in);
   const std::uint8_t flags = in.byte();
   const std::size_t part_bytes = 1 + in.byte();
   const std::span<const std::uint8_t> piece_sizes = in.span(flags >> 5);
