@@ -91,3 +91,34 @@ def test_padding_to_an_impossible_length_is_a_clear_error(tok):
         tok.encode("a")
     with pytest.raises(snaptok.SnaptokError, match=r"padding: cannot pad"):
         tok.encode_batch(["a", "b"])
+
+
+def split_tokenizer(pattern: str):
+    """Returns (HF, snaptok) tokenizers: Split(Regex(pattern)) before a WordLevel model."""
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "a": 1}, unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "isolated")
+    return hf, snaptok.Tokenizer.from_str(hf.to_str())
+
+
+def test_catastrophic_backtracking_in_one_match_is_a_clear_error():
+    # (a+)+$ tries 2^40 ways to split 40 a's before failing at the b: past
+    # Oniguruma's retry limit of 10^7 steps for one match, where HF panics.
+    hf, tok = split_tokenizer("(a+)+$")
+    with pytest.raises(snaptok.SnaptokError,
+                       match=r'pre_tokenizer\.pattern\.Regex: regex "\(a\+\)\+\$" failed on the input, '
+                             r"searching from byte 0: retry-limit-in-match over .*HF tokenizers panics"):
+        tok.encode("a" * 40 + "b")
+    with pytest.raises(snaptok.SnaptokError, match=r"retry-limit-in-match over"):
+        tok.encode_batch(["aa", "a" * 40 + "b"])
+    # The tokenizer stays usable, and agrees with HF where the pattern is cheap.
+    for text in ["a" * 30, "a" * 12 + "b", "ab" * 50]:
+        assert tok.encode(text).ids == hf.encode(text).ids
+
+
+def test_a_search_that_backtracks_on_every_position_is_bounded():
+    # Each run of 22 a's costs about 2^23 steps, under the per-match limit, so
+    # only the search's budget (65,536 steps per byte) stops it: without that
+    # bound the search time grows with every run (HF: ~0.15 s per run).
+    _, tok = split_tokenizer("(a+)+$")
+    with pytest.raises(snaptok.SnaptokError, match=r"retry-limit-in-search over .*65536 steps per byte"):
+        tok.encode(("a" * 22 + "b") * 100)

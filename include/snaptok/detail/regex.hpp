@@ -33,6 +33,7 @@ class Regex {
   /// cl100k, o200k, ...) runs on that scanner unless `use_scanner` is false.
   Regex(std::string_view pattern, std::string_view where, bool use_scanner = true)
       : pattern_(pattern),
+        where_(where),
         scanner_(use_scanner ? scanners::find_scanner(pattern) : scanners::ScannerKind::kNone) {
     const std::string pinned = pin_unicode_classes(pattern);
     static std::once_flag init;
@@ -62,12 +63,28 @@ class Regex {
   /// The hand-written scanner this regex runs on (kNone: Oniguruma).
   scanners::ScannerKind scanner() const noexcept { return scanner_; }
 
-  /// Calls fn(start, end) for each successive match in `text`.
+  /// Backtracking bounds, so that a pattern that backtracks catastrophically
+  /// fails with an Error instead of hanging.
+  /// - One match attempt may take kRetryLimitInMatch steps: Oniguruma's
+  ///   default, the bound HF `tokenizers` runs under (HF panics where snaptok
+  ///   throws).
+  /// - One search for the next match, across all of its start positions, may
+  ///   take kRetryLimitInMatch plus kRetryStepsPerByte for each byte it covers.
+  ///   HF has no such bound; ordinary patterns take a few steps per byte, and
+  ///   65,536 steps take over a millisecond, so this refuses only texts that HF
+  ///   encodes at under 1 KB/s.
+  static constexpr unsigned long kRetryLimitInMatch = 10'000'000;
+  static constexpr unsigned long kRetryStepsPerByte = 65'536;
+
+  /// Calls fn(start, end) for each successive match in `text`. Throws Error
+  /// when a search passes the retry limits above.
   template <class Fn>
   void for_each_match(std::string_view text, Fn&& fn) const {
     if (scanners::run_scanner(scanner_, text, fn)) return;
     thread_local std::unique_ptr<OnigRegion, RegionFree> region(
         onig_region_new());
+    thread_local std::unique_ptr<OnigMatchParam, MatchParamFree> param(
+        onig_new_match_param());
     const auto* begin = reinterpret_cast<const OnigUChar*>(text.data());
     const auto* end = begin + text.size();
     std::size_t pos = 0;
@@ -75,14 +92,15 @@ class Regex {
     std::size_t last_match_end = 0;
     while (pos <= text.size()) {
       onig_region_clear(region.get());
-      const int r = onig_search(re_.get(), begin, end, begin + pos, end,
-                                region.get(), ONIG_OPTION_NONE);
+      onig_initialize_match_param(param.get());
+      onig_set_retry_limit_in_match_of_match_param(param.get(), kRetryLimitInMatch);
+      onig_set_retry_limit_in_search_of_match_param(
+          param.get(), kRetryLimitInMatch + kRetryStepsPerByte * (text.size() - pos));
+      const int r = onig_search_with_param(re_.get(), begin, end, begin + pos, end,
+                                           region.get(), ONIG_OPTION_NONE, param.get());
       if (r < 0) {
         if (r == ONIG_MISMATCH) return;
-        OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
-        onig_error_code_to_str(msg, r);
-        throw Error("regex \"" + pattern_ + "\": " +
-                    reinterpret_cast<const char*>(msg));
+        throw search_error(r, pos);
       }
       const auto s = static_cast<std::size_t>(region.get()->beg[0]);
       const auto e = static_cast<std::size_t>(region.get()->end[0]);
@@ -118,14 +136,32 @@ class Regex {
   }
 
  private:
+  Error search_error(int code, std::size_t pos) const {
+    OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
+    onig_error_code_to_str(msg, code);
+    std::string text = where_ + ": regex \"" + pattern_ + "\" failed on the input, searching from byte " +
+                       std::to_string(pos) + ": " + reinterpret_cast<const char*>(msg);
+    if (code == ONIGERR_RETRY_LIMIT_IN_MATCH_OVER)
+      text += " (the pattern backtracks catastrophically on this text: one match attempt took over " +
+              std::to_string(kRetryLimitInMatch) + " steps; HF tokenizers panics here)";
+    if (code == ONIGERR_RETRY_LIMIT_IN_SEARCH_OVER)
+      text += " (the pattern backtracks catastrophically on this text: the search took over " +
+              std::to_string(kRetryStepsPerByte) + " steps per byte)";
+    return Error(text);
+  }
+
   struct RegexFree {
     void operator()(regex_t* r) const noexcept { onig_free(r); }
   };
   struct RegionFree {
     void operator()(OnigRegion* r) const noexcept { onig_region_free(r, 1); }
   };
+  struct MatchParamFree {
+    void operator()(OnigMatchParam* p) const noexcept { onig_free_match_param(p); }
+  };
 
   std::string pattern_;
+  std::string where_;
   scanners::ScannerKind scanner_;
   std::unique_ptr<regex_t, RegexFree> re_;
 };
