@@ -108,8 +108,9 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 //  - the last space of a run, before a non-space, is a match of its own
 //    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
 //  - a contraction at a match start is a match, and a new one starts after it.
-// Returns false when a contraction reaches past the block (the walker takes
-// the block then).
+// Returns false when a contraction reaches past the block, or when the block
+// opens with an apostrophe after a non-ASCII char (the walker takes the
+// block then).
 inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::size_t base,
                               const simd::ByteClassMasks& m, std::uint64_t& starts) {
   using simd::detail::kByteClassTable;
@@ -140,6 +141,9 @@ inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::si
   const std::uint64_t prefix = last_space & m.blank;
   const bool prefix_before = base > 0 && x.b[base - 1] == ' ' && (m.space & 1) == 0;
   starts = (~same | last_space) & ~((prefix << 1) | std::uint64_t{prefix_before}) & valid;
+  // An apostrophe right after a non-ASCII char may end that char's
+  // punctuation match (the walker's), and then starts no contraction.
+  if ((before & cls::kClassNonascii) && (m.apostrophe & 1)) return false;
   for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
     const auto j = static_cast<std::size_t>(std::countr_zero(a));
     const std::size_t k = gpt2_contraction(s, base + j);

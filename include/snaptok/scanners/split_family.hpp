@@ -352,7 +352,8 @@ inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newli
 //    word ends that word's match (o200k); a new match starts after it.
 // Returns false where the masks lack context: runs of spaces or digit groups
 // across the block's edges, a contraction past its end or just after its
-// start, '/' after punctuation and CR/LF (o200k), the text's end for
+// start, an apostrophe just after a non-ASCII char (cl100k), '/' after
+// punctuation and CR/LF (o200k), the text's end for
 // tiktoken's \s++$.
 template <SplitRules R>
 bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
@@ -427,6 +428,10 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     }
   }
   if constexpr (R.contraction == Contraction::kLeading) {
+    // An apostrophe right after a non-ASCII char may belong to that char's
+    // punctuation match, which the walker ends past it: then it starts no
+    // contraction, and the start after one would be wrong.
+    if ((k.before & cls::kClassNonascii) && (m.apostrophe & 1)) return false;
     for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
       const auto j = static_cast<std::size_t>(std::countr_zero(a));
       const std::size_t c = x.contraction(base + j);
