@@ -122,3 +122,21 @@ def test_a_search_that_backtracks_on_every_position_is_bounded():
     _, tok = split_tokenizer("(a+)+$")
     with pytest.raises(snaptok.SnaptokError, match=r"retry-limit-in-search over .*65536 steps per byte"):
         tok.encode(("a" * 22 + "b") * 100)
+
+
+def test_ids_far_past_the_vocabulary_size_are_refused_with_the_bound():
+    # Found by fuzz/targets/json_loader.hpp: a 7 KB tokenizer.json with one id
+    # of 333,333,346 took 1.3 GB for the flat id -> token table.
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "a": 1, "b": 333_333_346},
+                                                          unk_token="[UNK]"))
+    with pytest.raises(snaptok.SnaptokError,
+                       match=r"model\.vocab: id 333333346 is far past the 3 tokens; ids may reach "
+                             r"max\(4194304, 16 x tokens\)"):
+        snaptok.Tokenizer.from_str(hf.to_str())
+    # Holes within the bound load, and agree with HF.
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "a": 1, "b": 4_000_000},
+                                                          unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    tok = snaptok.Tokenizer.from_str(hf.to_str())
+    assert tok.encode("a b c").ids == hf.encode("a b c").ids == [1, 4_000_000, 0]
+    assert tok.id_to_token(4_000_000) == "b" and tok.id_to_token(3_999_999) is None

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "snaptok/detail/flat.hpp"
+#include "snaptok/error.hpp"
 #include "snaptok/runtime/huge_pages.hpp"
 #include "snaptok/st/image.hpp"
 #include "snaptok/st/writer.hpp"
@@ -180,10 +181,24 @@ class VocabBuilder {
     bytes_.insert(bytes_.end(), token.begin(), token.end());
   }
 
+  /// The id -> token table is flat, so ids may run past the number of tokens
+  /// only this far: max(kDenseIds, kSparsity x tokens). Real vocabularies have
+  /// a few reserved holes; a 7 KB file whose one token has id 333,333,346
+  /// would otherwise take 1.3 GB.
+  static constexpr std::size_t kDenseIds = std::size_t{1} << 22;
+  static constexpr std::size_t kSparsity = 16;
+
   /// Returns the table of everything added (the builder is left empty).
-  Vocab build() && {
+  /// Throws Error, naming `where`, when the ids are too sparse (above).
+  Vocab build(std::string_view where = "vocab") && {
     std::uint32_t max_id = 0;
     for (const auto& e : entries_) max_id = std::max(max_id, e.id + 1);
+    if (max_id > std::max(kDenseIds, kSparsity * entries_.size())) {
+      throw Error(std::string(where) + ": id " + std::to_string(max_id - 1) + " is far past the " +
+                  std::to_string(entries_.size()) + " tokens; ids may reach max(" +
+                  std::to_string(kDenseIds) + ", " + std::to_string(kSparsity) +
+                  " x tokens), as the id -> token table is flat");
+    }
     std::vector<std::uint32_t> by_id(max_id, Vocab::kNone);
     std::vector<std::uint32_t> slots(table_capacity(entries_.size()), Vocab::kNone);
     const std::size_t mask = slots.size() - 1;

@@ -127,7 +127,7 @@ class BpeModel final : public VocabModel {
         merges.put(pair_key(left->second, right->second), (std::uint64_t{rank} << 32) | rank);
       }
     }
-    model->vocab_ = std::move(vocab).build();
+    model->vocab_ = std::move(vocab).build("byte ranks");
     model->merges_ = std::move(merges).build();
     model->init_byte_level_path();
     return model;

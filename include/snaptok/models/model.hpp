@@ -71,10 +71,11 @@ class VocabModel : public Model {
       return;
     }
     detail::VocabBuilder builder;
-    model.at("vocab").for_each_member([&](std::string_view token, const detail::Json& id) {
+    const detail::Json vocab = model.at("vocab");
+    vocab.for_each_member([&](std::string_view token, const detail::Json& id) {
       builder.add(token, id.u32());
     });
-    vocab_ = std::move(builder).build();
+    vocab_ = std::move(builder).build(vocab.path());
   }
 
   detail::Vocab vocab_;
