@@ -76,6 +76,7 @@ def main() -> None:
     ap.add_argument("--tokenizer", action="append", type=Path, help="tokenizer.json (repeatable)")
     ap.add_argument("--scale", type=float, default=1.0, help="size multiplier for every kind (default 1)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per size (at least); the fastest counts")
+    ap.add_argument("--min-time", type=float, default=0.2, help="time each size for at least this long (s)")
     ap.add_argument("--hf-budget", type=float, default=5.0, help="skip HF's larger sizes past this (s)")
     args = ap.parse_args()
 
@@ -93,8 +94,8 @@ def main() -> None:
             fused_times, full_times, hf_over = [], [], False
             for k in (1, 4, 16):
                 text = build(k)
-                fused, ids = timed(lambda: tok.encode_ids(text), args.repeat)
-                full, enc = timed(lambda: tok.encode(text), args.repeat)
+                fused, ids = timed(lambda: tok.encode_ids(text), args.repeat, args.min_time)
+                full, enc = timed(lambda: tok.encode(text), args.repeat, args.min_time)
                 fused_times.append(fused)
                 full_times.append(full)
                 verdict, hf_ms = "not run", "-"
