@@ -78,6 +78,10 @@ std::optional<std::size_t> optional_size_arg(nb::handle h, const std::string& wh
   return static_cast<std::size_t>(int_arg(h, what, kMaxSize));
 }
 
+std::size_t size_arg(nb::handle h, const std::string& what) {
+  return static_cast<std::size_t>(int_arg(h, what, kMaxSize));
+}
+
 unsigned threads_arg(nb::handle h) {
   return static_cast<unsigned>(int_arg(h, "num_threads", 0xFFFFFFFFu));
 }
@@ -318,8 +322,131 @@ NB_MODULE(_core, m) {
       .def_prop_ro("n_sequences", &snaptok::Encoding::n_sequences)
       .def("__len__", &snaptok::Encoding::size)
       .def("__repr__", [](const snaptok::Encoding& e) {
-        return "Encoding(num_tokens=" + std::to_string(e.size()) + ")";
-      });
+        return "Encoding(num_tokens=" + std::to_string(e.size()) + ", n_sequences=" +
+               std::to_string(e.n_sequences()) + ", overflowing=" + std::to_string(e.overflowing.size()) + ")";
+      })
+      // Alignment lookups: HF's answers, None where HF returns None.
+      .def(
+          "token_to_sequence",
+          [](const snaptok::Encoding& e, nb::handle token_index) {
+            return e.token_to_sequence(size_arg(token_index, "token_index"));
+          },
+          "token_index"_a, "The input sequence (0 or 1) that a token comes from.")
+      .def(
+          "token_to_chars",
+          [](const snaptok::Encoding& e, nb::handle token_index) -> std::optional<std::pair<std::size_t, std::size_t>> {
+            const auto o = e.token_to_chars(size_arg(token_index, "token_index"));
+            if (!o) return std::nullopt;
+            return std::pair{o->start, o->end};
+          },
+          "token_index"_a, "A token's (start, end) char offsets in its own sequence.")
+      .def(
+          "token_to_word",
+          [](const snaptok::Encoding& e, nb::handle token_index) {
+            return e.token_to_word(size_arg(token_index, "token_index"));
+          },
+          "token_index"_a, "The word a token is part of, in its own sequence.")
+      .def(
+          "word_to_tokens",
+          [](const snaptok::Encoding& e, nb::handle word_index, nb::handle sequence_index) {
+            return e.word_to_tokens(static_cast<std::uint32_t>(int_arg(word_index, "word_index", kMaxId)),
+                                    size_arg(sequence_index, "sequence_index"));
+          },
+          "word_index"_a, "sequence_index"_a = 0, "The (first, last + 1) tokens of a word.")
+      .def(
+          "word_to_chars",
+          [](const snaptok::Encoding& e, nb::handle word_index,
+             nb::handle sequence_index) -> std::optional<std::pair<std::size_t, std::size_t>> {
+            const auto o = e.word_to_chars(static_cast<std::uint32_t>(int_arg(word_index, "word_index", kMaxId)),
+                                           size_arg(sequence_index, "sequence_index"));
+            if (!o) return std::nullopt;
+            return std::pair{o->start, o->end};
+          },
+          "word_index"_a, "sequence_index"_a = 0, "The (start, end) chars a word spans.")
+      .def(
+          "char_to_token",
+          [](const snaptok::Encoding& e, nb::handle char_pos, nb::handle sequence_index) {
+            return e.char_to_token(size_arg(char_pos, "char_pos"), size_arg(sequence_index, "sequence_index"));
+          },
+          "char_pos"_a, "sequence_index"_a = 0, "The token that holds a char of the input.")
+      .def(
+          "char_to_word",
+          [](const snaptok::Encoding& e, nb::handle char_pos, nb::handle sequence_index) {
+            return e.char_to_word(size_arg(char_pos, "char_pos"), size_arg(sequence_index, "sequence_index"));
+          },
+          "char_pos"_a, "sequence_index"_a = 0, "The word that holds a char of the input.")
+      // In-place changes (HF Encoding's), on this Python object only.
+      .def(
+          "set_sequence_id",
+          [](snaptok::Encoding& e, nb::handle sequence_id) { e.set_sequence_id(size_arg(sequence_id, "sequence_id")); },
+          "sequence_id"_a, "Marks every token as part of sequence `sequence_id`.")
+      .def(
+          "pad",
+          [](snaptok::Encoding& e, nb::handle length, std::string_view direction, nb::handle pad_id,
+             nb::handle pad_type_id, const std::string& pad_token) {
+            snaptok::pad_encoding(e, size_arg(length, "length"),
+                                  static_cast<std::uint32_t>(int_arg(pad_id, "pad_id", kMaxId)),
+                                  static_cast<std::uint32_t>(int_arg(pad_type_id, "pad_type_id", kMaxId)), pad_token,
+                                  is_left(direction) ? snaptok::PaddingDirection::left
+                                                     : snaptok::PaddingDirection::right);
+          },
+          "length"_a, "direction"_a = "right", "pad_id"_a = 0, "pad_type_id"_a = 0, "pad_token"_a = "[PAD]",
+          "Pads to `length` tokens (overflowing parts too); longer encodings stay as they are.")
+      .def(
+          "truncate",
+          [](snaptok::Encoding& e, nb::handle max_length, nb::handle stride, std::string_view direction) {
+            snaptok::truncate_encoding(e, size_arg(max_length, "max_length"), size_arg(stride, "stride"),
+                                       is_left(direction) ? snaptok::TruncationDirection::left
+                                                          : snaptok::TruncationDirection::right);
+          },
+          "max_length"_a, "stride"_a = 0, "direction"_a = "right",
+          "Keeps `max_length` tokens; the rest goes to `overflowing`, in windows overlapping by `stride`.")
+      .def_static(
+          "merge",
+          [](nb::iterable encodings, bool growing_offsets) {
+            snaptok::Encoding out;
+            for (nb::handle item : encodings) {
+              snaptok::merge_encodings(out, nb::cast<snaptok::Encoding>(item), growing_offsets);
+            }
+            return out;
+          },
+          "encodings"_a, "growing_offsets"_a = true,
+          "One Encoding of several, one after the other; with growing_offsets, each one's offsets\n"
+          "continue from where the previous one's end.")
+      // Pickled as its fields (the overflowing parts pickle the same way).
+      .def("__getstate__",
+           [](const snaptok::Encoding& e) {
+             std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> ranges;
+             for (const auto& [seq, r] : e.sequence_ranges) ranges.emplace_back(seq, r.start, r.end);
+             return nb::make_tuple(e.ids, e.type_ids, e.tokens, offsets_list(e.offsets), e.word_ids,
+                                   e.special_tokens_mask, e.attention_mask, e.overflowing, ranges);
+           })
+      .def("__setstate__",
+           [](snaptok::Encoding& e, nb::tuple state) {
+             if (state.size() != 9) throw nb::value_error("Encoding.__setstate__: expected 9 fields");
+             new (&e) snaptok::Encoding();
+             e.ids = nb::cast<std::vector<std::uint32_t>>(state[0]);
+             e.type_ids = nb::cast<std::vector<std::uint32_t>>(state[1]);
+             e.tokens = nb::cast<std::vector<std::string>>(state[2]);
+             for (const auto& [start, end] : nb::cast<std::vector<std::pair<std::size_t, std::size_t>>>(state[3])) {
+               e.offsets.push_back({start, end});
+             }
+             e.word_ids = nb::cast<std::vector<std::optional<std::uint32_t>>>(state[4]);
+             e.special_tokens_mask = nb::cast<std::vector<std::uint32_t>>(state[5]);
+             e.attention_mask = nb::cast<std::vector<std::uint32_t>>(state[6]);
+             e.overflowing = nb::cast<std::vector<snaptok::Encoding>>(state[7]);
+             for (const auto& [seq, start, end] :
+                  nb::cast<std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>>(state[8])) {
+               e.sequence_ranges[seq] = {start, end};
+             }
+             const std::size_t n = e.ids.size();
+             bool ok = e.type_ids.size() == n && e.tokens.size() == n && e.offsets.size() == n &&
+                       e.word_ids.size() == n && e.special_tokens_mask.size() == n && e.attention_mask.size() == n;
+             for (const auto& [seq, r] : e.sequence_ranges) ok = ok && r.start <= r.end && r.end <= n;
+             if (!ok) throw nb::value_error("Encoding.__setstate__: fields of different lengths");
+           })
+      .def("__copy__", [](const snaptok::Encoding& e) { return e; })
+      .def("__deepcopy__", [](const snaptok::Encoding& e, nb::handle) { return e; }, "memo"_a);
 
   nb::class_<PyDocumentEncoder>(
       m, "DocumentEncoder",

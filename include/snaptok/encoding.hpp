@@ -68,6 +68,80 @@ struct Encoding {
   std::size_t n_sequences() const noexcept {
     return sequence_ranges.empty() ? 1 : sequence_ranges.size();
   }
+
+  // Alignment lookups, with HF Encoding's answers (and its edge cases)
+  // everywhere; nullopt where HF returns None. `seq` picks the input
+  // sequence of a pair (0: the first).
+
+  /// Returns the [start, end) tokens of sequence `seq` (all of them when it
+  /// has no range of its own).
+  Offsets sequence_range(std::size_t seq) const {
+    const auto it = sequence_ranges.find(seq);
+    return it != sequence_ranges.end() ? it->second : Offsets{0, ids.size()};
+  }
+
+  /// Returns the sequence that token `token` belongs to. As in HF, one past
+  /// the last token still answers 0 when there is one sequence.
+  std::optional<std::size_t> token_to_sequence(std::size_t token) const {
+    if (token > ids.size()) return std::nullopt;
+    if (sequence_ranges.empty()) return 0;
+    for (const auto& [seq, r] : sequence_ranges) {
+      if (token >= r.start && token < r.end) return seq;
+    }
+    return std::nullopt;
+  }
+
+  /// Returns the char offsets of token `token` (in its own sequence's text).
+  std::optional<Offsets> token_to_chars(std::size_t token) const {
+    if (!token_to_sequence(token) || token >= offsets.size()) return std::nullopt;
+    return offsets[token];
+  }
+
+  /// Returns the word that token `token` is part of (nullopt for specials).
+  std::optional<std::uint32_t> token_to_word(std::size_t token) const {
+    if (!token_to_sequence(token) || token >= word_ids.size()) return std::nullopt;
+    return word_ids[token];
+  }
+
+  /// Returns the [first, last + 1) tokens of word `word` of sequence `seq`.
+  /// Like HF, it reads words in order and stops at the first larger one.
+  std::optional<std::pair<std::size_t, std::size_t>> word_to_tokens(std::uint32_t word,
+                                                                     std::size_t seq = 0) const {
+    const Offsets r = sequence_range(seq);
+    if (r.start > r.end || r.end > word_ids.size()) return std::nullopt;
+    std::optional<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t i = r.start; i < r.end; ++i) {
+      const auto& w = word_ids[i];
+      if (w && *w > word) break;  // None sorts before every word, as in Rust
+      if (w != word) continue;
+      if (!out) out.emplace(i, i + 1);
+      out->second = i + 1;
+    }
+    return out;
+  }
+
+  /// Returns the char offsets that word `word` of sequence `seq` spans.
+  std::optional<Offsets> word_to_chars(std::uint32_t word, std::size_t seq = 0) const {
+    const auto tokens = word_to_tokens(word, seq);
+    if (!tokens || tokens->second == 0) return std::nullopt;
+    return Offsets{offsets[tokens->first].start, offsets[tokens->second - 1].end};
+  }
+
+  /// Returns the first token of sequence `seq` whose offsets hold char `pos`.
+  std::optional<std::size_t> char_to_token(std::size_t pos, std::size_t seq = 0) const {
+    const Offsets r = sequence_range(seq);
+    if (r.start > r.end || r.end > offsets.size()) return std::nullopt;
+    for (std::size_t i = r.start; i < r.end; ++i) {
+      if (pos >= offsets[i].start && pos < offsets[i].end) return i;
+    }
+    return std::nullopt;
+  }
+
+  /// Returns the word of sequence `seq` that holds char `pos`.
+  std::optional<std::uint32_t> char_to_word(std::size_t pos, std::size_t seq = 0) const {
+    const auto token = char_to_token(pos, seq);
+    return token ? token_to_word(*token) : std::nullopt;
+  }
 };
 
 }  // namespace snaptok
