@@ -448,6 +448,39 @@ NB_MODULE(_core, m) {
       .def("__copy__", [](const snaptok::Encoding& e) { return e; })
       .def("__deepcopy__", [](const snaptok::Encoding& e, nb::handle) { return e; }, "memo"_a);
 
+  nb::class_<snaptok::AddedToken>(m, "AddedToken",
+                                  "A token matched in the text before the model runs (HF AddedToken).")
+      .def(
+          "__init__",
+          [](snaptok::AddedToken* t, std::string content, bool single_word, bool lstrip, bool rstrip,
+             std::optional<bool> normalized, bool special) {
+            // HF: normalized defaults to the opposite of special.
+            new (t) snaptok::AddedToken{std::move(content), single_word, lstrip, rstrip,
+                                        normalized.value_or(!special), special};
+          },
+          "content"_a, "single_word"_a = false, "lstrip"_a = false, "rstrip"_a = false,
+          "normalized"_a = nb::none(), "special"_a = false)
+      .def_ro("content", &snaptok::AddedToken::content)
+      .def_ro("single_word", &snaptok::AddedToken::single_word)
+      .def_ro("lstrip", &snaptok::AddedToken::lstrip)
+      .def_ro("rstrip", &snaptok::AddedToken::rstrip)
+      .def_ro("normalized", &snaptok::AddedToken::normalized)
+      .def_ro("special", &snaptok::AddedToken::special)
+      .def("__str__", [](const snaptok::AddedToken& t) { return t.content; })
+      .def("__repr__",
+           [](const snaptok::AddedToken& t) {
+             auto flag = [](bool b) { return b ? "True" : "False"; };
+             return std::string("AddedToken(\"") + t.content + "\", rstrip=" + flag(t.rstrip) + ", lstrip=" + flag(t.lstrip) + ", single_word=" +
+                    flag(t.single_word) + ", normalized=" + flag(t.normalized) + ", special=" + flag(t.special) +
+                    ")";
+           })
+      .def("__eq__",
+           [](const snaptok::AddedToken& a, const snaptok::AddedToken& b) {
+             return a.content == b.content && a.single_word == b.single_word && a.lstrip == b.lstrip &&
+                    a.rstrip == b.rstrip && a.normalized == b.normalized && a.special == b.special;
+           })
+      .def("__hash__", [](const snaptok::AddedToken& t) { return nb::hash(nb::str(t.content.data(), t.content.size())); });
+
   nb::class_<PyDocumentEncoder>(
       m, "DocumentEncoder",
       "Encodes one document given in pieces of any size with bounded memory (from\n"
@@ -568,6 +601,50 @@ NB_MODULE(_core, m) {
           "ids"_a, "extra"_a,
           "Private (snaptok.tiktoken uses it): the bytes the ids stand for, joined: a BPE\n"
           "model's byte-level tokens, else extra[id]; None when an id is neither.")
+      .def(
+          "to_str",
+          [](const snaptok::Pipeline& t, bool pretty) -> nb::object {
+            nb::str text(t.to_json().c_str());
+            if (!pretty) return text;
+            const nb::module_ json = nb::module_::import_("json");
+            return json.attr("dumps")(json.attr("loads")(text), "indent"_a = 2, "ensure_ascii"_a = false);
+          },
+          "pretty"_a = false,
+          "The tokenizer as tokenizer.json text (HF to_str): the pipeline as loaded, the current\n"
+          "truncation and padding, the model's tables. HF and snaptok load it to the same tokenizer.")
+      .def(
+          "save",
+          [](const snaptok::Pipeline& t, const std::filesystem::path& path, bool pretty) {
+            std::string text = t.to_json();
+            if (pretty) {
+              const nb::module_ json = nb::module_::import_("json");
+              text = nb::cast<std::string>(
+                  json.attr("dumps")(json.attr("loads")(nb::str(text.c_str())), "indent"_a = 2, "ensure_ascii"_a = false));
+            }
+            snaptok::st::write_atomically(path, text);
+          },
+          "path"_a, "pretty"_a = true, "Writes to_str() to `path` (atomically: a temporary file, then a rename).")
+      .def(
+          "get_vocab",
+          [](const snaptok::Pipeline& t, bool with_added_tokens) {
+            nb::dict out;
+            for (const auto& [token, id] : t.model().vocab()) out[nb::str(token.data(), token.size())] = id;
+            if (with_added_tokens) {
+              for (const auto& [id, token] : t.added_vocabulary().tokens()) {
+                out[nb::str(token.content.data(), token.content.size())] = id;
+              }
+            }
+            return out;
+          },
+          "with_added_tokens"_a = true, "{token: id} for the vocabulary (and the added tokens).")
+      .def(
+          "get_added_tokens_decoder",
+          [](const snaptok::Pipeline& t) {
+            nb::dict out;
+            for (const auto& [id, token] : t.added_vocabulary().tokens()) out[nb::int_(id)] = nb::cast(token);
+            return out;
+          },
+          "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).")
       .def("to_st_bytes", &st_bytes_of,
            "Returns the .st image of this tokenizer, with its current settings.")
       .def(

@@ -135,6 +135,13 @@ class Pipeline {
     return out.bytes(source_hash_);
   }
 
+  /// Returns the tokenizer as tokenizer.json text (minified; HF to_str):
+  /// the pipeline as loaded, the current truncation and padding, the
+  /// model's tables. HF and snaptok load it to the same tokenizer.
+  std::string to_json() const {
+    return pipeline_json_.tokenizer_json(model_->type_name(), model_->tables_json(), *settings_.load());
+  }
+
   /// Writes to_st_bytes() to `path` atomically (a temporary file, then a rename).
   void save_st(const std::filesystem::path& path) const { st::write_atomically(path, to_st_bytes()); }
 

@@ -244,6 +244,24 @@ class BpeModel final : public VocabModel {
     out.add(st::SectionType::bpe_merges, merges_.slots());
   }
 
+  /// The vocabulary and `"merges":[["a","b"],...]` in rank order.
+  std::string tables_json() const override {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> merges;  // (rank, pair key)
+    for (const auto& slot : merges_.slots()) {
+      if (slot.key != detail::U64Map::kEmpty) merges.emplace_back(slot.value >> 32, slot.key);
+    }
+    std::sort(merges.begin(), merges.end());
+    std::string out = VocabModel::tables_json() + ",\"merges\":[";
+    for (std::size_t i = 0; i < merges.size(); ++i) {
+      const auto part = [&](std::uint64_t id) {
+        return detail::json_quote(id_to_token(static_cast<std::uint32_t>(id)).value_or(""));
+      };
+      if (i) out += ',';
+      out += "[" + part(merges[i].second >> 32) + "," + part(merges[i].second & 0xFFFFFFFFu) + "]";
+    }
+    return out + "]";
+  }
+
   /// Sets the byte budget of the general path's piece cache (0 disables it).
   void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
 

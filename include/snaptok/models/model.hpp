@@ -1,6 +1,7 @@
 // The model stage: turns one pre-tokenized piece into vocabulary ids.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,6 +43,10 @@ class Model {
   /// Adds the model's tables to a .st image (they are viewed, not copied:
   /// keep the model alive until the writer is done).
   virtual void save_tables(st::Writer& out) const = 0;
+  /// Returns the model's tables as tokenizer.json members, HF's way:
+  /// `"vocab":{...}` (and `,"merges":[...]` for BPE; a [piece, score] list
+  /// for Unigram).
+  virtual std::string tables_json() const = 0;
 };
 
 /// Base of the models whose vocabulary is a {"token": id} object (BPE,
@@ -59,6 +64,17 @@ class VocabModel : public Model {
     std::vector<std::pair<std::string, std::uint32_t>> out;
     vocab_.for_each([&](std::string_view s, std::uint32_t id) { out.emplace_back(s, id); });
     return out;
+  }
+  /// `"vocab":{"token":id,...}`, in id order (as HF writes it).
+  std::string tables_json() const override {
+    auto entries = vocab();
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::string out = "\"vocab\":{";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (i) out += ',';
+      out += detail::json_quote(entries[i].first) + ":" + std::to_string(entries[i].second);
+    }
+    return out + "}";
   }
   void save_tables(st::Writer& out) const override { vocab_.save(out); }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -73,6 +74,21 @@ class UnigramModel final : public Model {
   }
 
   std::string_view type_name() const override { return "Unigram"; }
+
+  /// `"vocab":[["piece",score],...]` in id order, each score in its shortest
+  /// exact decimal form.
+  std::string tables_json() const override {
+    std::string out = "\"vocab\":[";
+    char number[32];
+    for (std::uint32_t id = 0; id < scores_.size(); ++id) {
+      const auto end = std::to_chars(number, number + sizeof number, scores_[id]).ptr;
+      std::string score(number, end);
+      if (score.find_first_of(".e") == std::string::npos) score += ".0";
+      if (id) out += ',';
+      out += "[" + detail::json_quote(piece(id)) + "," + score + "]";
+    }
+    return out + "]";
+  }
 
   void save_tables(st::Writer& out) const override {
     token_to_id_.save(out);

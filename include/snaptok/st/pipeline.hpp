@@ -55,6 +55,28 @@ class PipelineJson {
     return out;
   }
 
+  /// Returns a whole tokenizer.json: the members in HF's order ("version",
+  /// "truncation", "padding", then the rest as loaded), the current
+  /// `settings`' truncation and padding, and the model with `model_tables`
+  /// (Model::tables_json) after its settings.
+  std::string tokenizer_json(std::string_view model_type, std::string_view model_tables,
+                             const EncodeSettings& settings) const {
+    std::string out = "{";
+    for (const auto& [key, value] : root_) {
+      if (key == "version") out += "\"version\":" + value + ",";
+    }
+    out += "\"truncation\":" + (settings.truncation ? to_json(*settings.truncation) : "null");
+    out += ",\"padding\":" + (settings.padding ? to_json(*settings.padding) : "null");
+    for (const auto& [key, value] : root_) {
+      if (key != "version") out += "," + detail::json_quote(key) + ":" + value;
+    }
+    out += ",\"model\":{\"type\":" + detail::json_quote(model_type);
+    for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
+    out += ",";
+    out += model_tables;
+    return out + "}}";
+  }
+
  private:
   std::vector<std::pair<std::string, std::string>> root_, model_;  // (key, minified value)
 };

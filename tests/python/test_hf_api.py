@@ -1,0 +1,111 @@
+"""HF `tokenizers.Tokenizer` API parity (issue 11): to_str / save, get_vocab,
+get_added_tokens_decoder and AddedToken, checked against HF on the bundled
+tokenizers, on synthetic WordPiece and WordLevel ones, and on the shared ones
+when ../shared/data is there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+snaptok = pytest.importorskip("snaptok")
+tokenizers = pytest.importorskip("tokenizers")
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "data" / "tokenizers"
+SAMPLE = (ROOT / "python" / "snaptok" / "data" / "sample.txt").read_text(encoding="utf-8")[:6000]
+TEXTS = [SAMPLE, "naïve café — ünïcödé 😀👍🏽 日本語 <|endoftext|> [CLS] </s>", "", "   x  "]
+
+
+def synthetic(kind: str) -> str:
+    words = SAMPLE.split()
+    if kind == "wordpiece":
+        tok = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+        tok.normalizer = tokenizers.normalizers.BertNormalizer()
+        tok.pre_tokenizer = tokenizers.pre_tokenizers.BertPreTokenizer()
+        trainer = tokenizers.trainers.WordPieceTrainer(vocab_size=400, special_tokens=["[UNK]", "[CLS]", "[SEP]"])
+        tok.decoder = tokenizers.decoders.WordPiece()
+    else:
+        tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(unk_token="[UNK]"))
+        tok.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+        trainer = tokenizers.trainers.WordLevelTrainer(vocab_size=300, special_tokens=["[UNK]"])
+    tok.train_from_iterator([" ".join(words[i:i + 40]) for i in range(0, len(words), 40)], trainer)
+    return tok.to_str()
+
+
+def sources():
+    out = [(p.parent.name, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "tests" / "data").glob("*/tokenizer.json"))]
+    out += [("synthetic-wordpiece", synthetic("wordpiece")), ("synthetic-wordlevel", synthetic("wordlevel"))]
+    for name in ["all-MiniLM-L6-v2", "phi-3", "qwen2", "roberta-base", "spm-kyoto-ja-unigram-8000-proto", "t5-small"]:
+        path = SHARED / name / "tokenizer.json"
+        if path.exists():
+            out.append((name, path.read_text(encoding="utf-8")))
+    return out
+
+
+SOURCES = sources()
+
+
+@pytest.fixture(scope="module", params=SOURCES, ids=[name for name, _ in SOURCES])
+def source(request):
+    return request.param[1]
+
+
+def ids_of(tok, with_specials=True):
+    return [tok.encode(t, add_special_tokens=with_specials).ids for t in TEXTS]
+
+
+def test_to_str_loads_to_the_same_tokenizer_in_hf_and_snaptok(source):
+    hf = tokenizers.Tokenizer.from_str(source)
+    text = snaptok.Tokenizer.from_str(source).to_str()
+    assert ids_of(tokenizers.Tokenizer.from_str(text)) == ids_of(hf)
+    assert ids_of(snaptok.Tokenizer.from_str(text)) == ids_of(hf)
+    assert ids_of(snaptok.Tokenizer.from_str(text), False) == ids_of(hf, False)
+
+
+def test_to_str_of_an_hf_written_file_is_hfs_json(source):
+    # HF's to_str fills in every default; a file written by HF comes back the
+    # same, member for member (vocab and merges included), truncation and
+    # padding as currently set.
+    hf = tokenizers.Tokenizer.from_str(source)
+    tok = snaptok.Tokenizer.from_str(hf.to_str())
+    assert json.loads(tok.to_str()) == json.loads(hf.to_str())
+    for t in (hf, tok):
+        t.enable_truncation(7, stride=2, strategy="only_first", direction="left")
+        t.enable_padding(direction="left", pad_id=0, pad_token=hf.id_to_token(0), length=9, pad_to_multiple_of=3)
+    assert json.loads(tok.to_str()) == json.loads(hf.to_str())
+    assert list(json.loads(tok.to_str())) == list(json.loads(hf.to_str()))  # HF's member order
+
+
+def test_save_writes_pretty_json_that_loads(tmp_path, source):
+    tok = snaptok.Tokenizer.from_str(source)
+    tok.save(str(tmp_path / "tokenizer.json"))
+    text = (tmp_path / "tokenizer.json").read_text(encoding="utf-8")
+    assert text.startswith("{\n  ") and json.loads(text) == json.loads(tok.to_str())
+    assert tok.to_str(pretty=True) == text
+    assert ids_of(snaptok.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))) == ids_of(tok)
+    tok.save(tmp_path / "min.json", pretty=False)
+    assert (tmp_path / "min.json").read_text(encoding="utf-8") == tok.to_str()
+
+
+def test_get_vocab_and_added_tokens_equal_hf(source):
+    hf, tok = tokenizers.Tokenizer.from_str(source), snaptok.Tokenizer.from_str(source)
+    assert tok.get_vocab() == hf.get_vocab()
+    assert tok.get_vocab(with_added_tokens=False) == hf.get_vocab(with_added_tokens=False)
+    ours, theirs = tok.get_added_tokens_decoder(), hf.get_added_tokens_decoder()
+    assert list(ours) == list(theirs)
+    for i in theirs:
+        assert repr(ours[i]) == repr(theirs[i])
+        for field in ("content", "single_word", "lstrip", "rstrip", "normalized", "special"):
+            assert getattr(ours[i], field) == getattr(theirs[i], field)
+
+
+def test_added_token_defaults_equal_hf():
+    for kwargs in [{}, {"special": True}, {"special": True, "normalized": True}, {"lstrip": True, "rstrip": True},
+                   {"single_word": True, "normalized": False}]:
+        ours, theirs = snaptok.AddedToken("<x>", **kwargs), tokenizers.AddedToken("<x>", **kwargs)
+        assert repr(ours) == repr(theirs) and str(ours) == str(theirs) == "<x>"
+    assert snaptok.AddedToken("a") == snaptok.AddedToken("a") != snaptok.AddedToken("a", special=True)
+    assert len({snaptok.AddedToken("a"), snaptok.AddedToken("a")}) == 1
