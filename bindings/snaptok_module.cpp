@@ -209,21 +209,60 @@ class GilReleaseFor {
   std::optional<nb::gil_scoped_release> release_;
 };
 
-// Holds references to the texts of a sequence and their UTF-8 views, so the
+// Returns the items of any iterable but a str or bytes (a list, a tuple, a
+// generator, a NumPy array of str, ...) as a list or tuple, for the batch
+// calls; `what` names the argument in the TypeError.
+nb::sequence items_of(nb::handle iterable, const std::string& what) {
+  if (PyUnicode_Check(iterable.ptr()) || PyBytes_Check(iterable.ptr())) {
+    throw nb::type_error((what + ": expected an iterable of texts, got one " +
+                          nb::type_name(iterable.type()).c_str() + " (wrap it in a list)")
+                             .c_str());
+  }
+  nb::object fast = nb::steal(PySequence_Fast(iterable.ptr(), ""));
+  if (!fast.is_valid()) {
+    PyErr_Clear();
+    throw nb::type_error((what + ": expected an iterable, got " + nb::type_name(iterable.type()).c_str()).c_str());
+  }
+  return nb::borrow<nb::sequence>(fast);
+}
+
+// Holds references to the texts of an iterable and their UTF-8 views, so the
 // GIL can be released while they are read.
 struct TextBatch {
   std::vector<nb::object> keep;
   std::vector<std::string_view> views;
 
-  explicit TextBatch(nb::handle seq) {
-    nb::sequence s = nb::borrow<nb::sequence>(seq);
+  explicit TextBatch(nb::handle iterable) {
+    nb::sequence s = items_of(iterable, "texts");
     const std::size_t n = nb::len(s);
-    keep.reserve(n);
+    keep.reserve(n + 1);
     views.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       nb::object item = s[i];
       views.push_back(text_of(item, ("texts[" + std::to_string(i) + "]").c_str()));
       keep.push_back(std::move(item));
+    }
+    keep.push_back(std::move(s));
+  }
+};
+
+// One pre-tokenized sequence (HF is_pretokenized): a list or tuple of words,
+// each a str or bytes, kept alive with their views.
+struct WordList {
+  nb::object keep;
+  std::vector<std::string_view> words;
+
+  WordList(nb::handle seq, const std::string& what) {
+    if (!PyList_Check(seq.ptr()) && !PyTuple_Check(seq.ptr())) {
+      throw nb::type_error((what + ": expected a list or tuple of words (is_pretokenized), got " +
+                            nb::type_name(seq.type()).c_str())
+                               .c_str());
+    }
+    keep = nb::borrow(seq);
+    const std::size_t n = nb::len(keep);
+    words.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      words.push_back(text_of(keep[i], (what + "[" + std::to_string(i) + "]").c_str()));
     }
   }
 };
@@ -236,8 +275,9 @@ struct PairBatch {
   std::vector<std::optional<std::string_view>> pairs;
   bool any_pair = false;
 
-  explicit PairBatch(nb::handle seq) {
-    nb::sequence s = nb::borrow<nb::sequence>(seq);
+  explicit PairBatch(nb::handle iterable) {
+    nb::sequence s = items_of(iterable, "input");
+    keep.push_back(s);
     const std::size_t n = nb::len(s);
     keep.reserve(n);
     texts.reserve(n);
@@ -665,15 +705,26 @@ NB_MODULE(_core, m) {
            [](const snaptok::Pipeline& t, nb::handle) { return snaptok::Pipeline(t); }, "memo"_a)
       .def(
           "encode",
-          [](const snaptok::Pipeline& t, nb::handle text, nb::handle pair, bool add_special_tokens) {
+          [](const snaptok::Pipeline& t, nb::handle text, nb::handle pair, bool is_pretokenized,
+             bool add_special_tokens) {
+            if (is_pretokenized) {
+              const WordList a(text, "text");
+              std::optional<WordList> b;
+              if (!pair.is_none()) b.emplace(pair, "pair");
+              nb::gil_scoped_release release;
+              return t.encode_words(a.words, b ? std::optional(std::span<const std::string_view>(b->words))
+                                               : std::nullopt,
+                                    add_special_tokens);
+            }
             const std::string_view a = text_of(text, "text");
             std::optional<std::string_view> b;
             if (!pair.is_none()) b = text_of(pair, "pair");
             GilReleaseFor release(a.size() + (b ? b->size() : 0));
             return t.encode_full(a, b, add_special_tokens);
           },
-          "text"_a, "pair"_a = nb::none(), "add_special_tokens"_a = true,
-          "Encodes one text (or a pair) into an Encoding.")
+          "text"_a, "pair"_a = nb::none(), "is_pretokenized"_a = false, "add_special_tokens"_a = true,
+          "Encodes one text (or a pair) into an Encoding; with is_pretokenized, each is a list\n"
+          "of words, encoded one by one (HF's word ids and per-word offsets).")
       .def(
           "encode_ids",
           [](const snaptok::Pipeline& t, nb::handle text, bool add_special_tokens) {
@@ -684,9 +735,33 @@ NB_MODULE(_core, m) {
           "text"_a, "add_special_tokens"_a = true, "Returns only the ids of one text (fastest).")
       .def(
           "encode_batch",
-          [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
+          [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
              nb::handle threads) {
             const unsigned num_threads = threads_arg(threads);
+            if (is_pretokenized) {
+              const nb::sequence items = items_of(texts, "input");
+              std::vector<std::pair<WordList, std::optional<WordList>>> inputs;
+              for (std::size_t i = 0; i < nb::len(items); ++i) {
+                nb::object item = items[i];
+                const std::string where = "input[" + std::to_string(i) + "]";
+                const bool is_pair = (PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2 &&
+                                     !PyUnicode_Check(nb::object(item[0]).ptr()) &&
+                                     !PyBytes_Check(nb::object(item[0]).ptr());
+                if (is_pair) {
+                  inputs.emplace_back(WordList(item[0], where + "[0]"), WordList(item[1], where + "[1]"));
+                } else {
+                  inputs.emplace_back(WordList(item, where), std::nullopt);
+                }
+              }
+              std::vector<snaptok::Pipeline::WordsInput> spans;
+              spans.reserve(inputs.size());
+              for (const auto& [a, b] : inputs) {
+                spans.push_back({a.words, b ? std::optional(std::span<const std::string_view>(b->words))
+                                            : std::nullopt});
+              }
+              nb::gil_scoped_release release;
+              return t.encode_batch_words(spans, add_special_tokens);
+            }
             PairBatch batch(texts);
             nb::gil_scoped_release release;
             return t.encode_batch_full(
@@ -695,9 +770,10 @@ NB_MODULE(_core, m) {
                                : std::span<const std::optional<std::string_view>>(),
                 add_special_tokens, num_threads);
           },
-          "input"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
-          "Encodes many texts or (text, pair) tuples, in parallel, into a list of Encoding,\n"
-          "padded together when padding is enabled (as HF encode_batch).")
+          "input"_a, "is_pretokenized"_a = false, "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "Encodes many texts or (text, pair) tuples (any iterable), in parallel, into a list of\n"
+          "Encoding, padded together when padding is enabled (as HF encode_batch); with\n"
+          "is_pretokenized, each item is a list of words or a pair of such lists (one thread).")
       .def(
           "encode_to_numpy",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,

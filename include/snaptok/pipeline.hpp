@@ -172,6 +172,34 @@ class Pipeline {
     return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
+  /// Returns the full Encoding of pre-tokenized input (HF is_pretokenized):
+  /// each of `words` (and of `pair`) runs through every stage on its own;
+  /// its tokens take the word's index, and offsets within the word.
+  Encoding encode_words(std::span<const std::string_view> words,
+                        std::optional<std::span<const std::string_view>> pair,
+                        bool add_special_tokens) const {
+    return encode_words_impl(*settings_.load(), words, pair, add_special_tokens);
+  }
+
+  /// One pre-tokenized input of encode_batch_words: words, and maybe a pair.
+  struct WordsInput {
+    std::span<const std::string_view> words;
+    std::optional<std::span<const std::string_view>> pair;
+  };
+
+  /// encode_words for each input, under one settings snapshot, padded
+  /// together when padding is enabled (HF encode_batch, is_pretokenized).
+  std::vector<Encoding> encode_batch_words(std::span<const WordsInput> inputs, bool add_special_tokens) const {
+    const auto settings = settings_.load();
+    std::vector<Encoding> out;
+    out.reserve(inputs.size());
+    for (const WordsInput& in : inputs) {
+      out.push_back(encode_words_impl(*settings, in.words, in.pair, add_special_tokens));
+    }
+    if (settings->padding) pad_encodings(out, *settings->padding);
+    return out;
+  }
+
   /// Encodes every text (in parallel when worth it) into one flat id array
   /// with row offsets: row i is ids[offsets[i] .. offsets[i+1]).
   /// num_threads == 0 uses $SNAPTOK_NUM_THREADS, else every core this
@@ -730,6 +758,26 @@ class Pipeline {
     std::optional<Encoding> pair_enc;
     if (pair) pair_enc = encode_sequence(settings, *pair, 1, false);
     return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
+  }
+
+  // encode_words under `settings`: HF encode_single_sequence for
+  // pre-tokenized input, each word alone, merged without growing offsets.
+  Encoding encode_words_impl(const EncodeSettings& settings, std::span<const std::string_view> words,
+                             std::optional<std::span<const std::string_view>> pair,
+                             bool add_special_tokens) const {
+    auto sequence = [&](std::span<const std::string_view> seq, std::uint32_t type_id) {
+      Encoding out;
+      for (std::size_t i = 0; i < seq.size(); ++i) {
+        detail::require_utf8(seq[i], type_id == 0 ? "input word" : "input pair word");
+        Encoding word = encode_sequence(settings, seq[i], type_id, false);
+        for (auto& w : word.word_ids) w = static_cast<std::uint32_t>(i);
+        merge_encodings(out, std::move(word), /*growing_offsets=*/false);
+      }
+      return out;
+    };
+    std::optional<Encoding> pair_enc;
+    if (pair) pair_enc = sequence(*pair, 1);
+    return post_process(settings, sequence(words, 0), std::move(pair_enc), add_special_tokens);
   }
 
   // HF encode_single_sequence for a raw (not pre-tokenized) input, with

@@ -109,3 +109,49 @@ def test_added_token_defaults_equal_hf():
         assert repr(ours) == repr(theirs) and str(ours) == str(theirs) == "<x>"
     assert snaptok.AddedToken("a") == snaptok.AddedToken("a") != snaptok.AddedToken("a", special=True)
     assert len({snaptok.AddedToken("a"), snaptok.AddedToken("a")}) == 1
+
+
+def encoding_fields(e) -> dict:
+    return {"ids": e.ids, "type_ids": e.type_ids, "tokens": e.tokens, "offsets": [tuple(o) for o in e.offsets],
+            "attention_mask": e.attention_mask, "special_tokens_mask": e.special_tokens_mask,
+            "word_ids": e.word_ids, "sequence_ids": e.sequence_ids,
+            "overflowing": [encoding_fields(o) for o in e.overflowing]}
+
+
+WORDS = [["Hello", "wörld", "it's", "2026!"], ["naïve", "café", " — ", "😀👍🏽", "日本語", "<|endoftext|>", "</s>"],
+         [], ["", "  x  ", "[CLS]"]]
+
+
+def test_is_pretokenized_equals_hf(source):
+    hf, tok = tokenizers.Tokenizer.from_str(source), snaptok.Tokenizer.from_str(source)
+    for words in WORDS:
+        for specials in (True, False):
+            assert encoding_fields(tok.encode(words, is_pretokenized=True, add_special_tokens=specials)) == \
+                encoding_fields(hf.encode(words, is_pretokenized=True, add_special_tokens=specials))
+            assert encoding_fields(tok.encode(words, tuple(WORDS[1]), True, specials)) == \
+                encoding_fields(hf.encode(words, tuple(WORDS[1]), True, specials))
+    batch = [WORDS[0], (WORDS[1], WORDS[0]), tuple(WORDS[3]), [WORDS[2], ["pair"]]]
+    for t in (hf, tok):
+        t.enable_padding(pad_token=hf.id_to_token(0))
+        t.enable_truncation(12, stride=1)
+    assert [encoding_fields(e) for e in tok.encode_batch(batch, is_pretokenized=True)] == \
+        [encoding_fields(e) for e in hf.encode_batch(batch, is_pretokenized=True)]
+
+
+def test_batches_take_any_iterable_but_not_one_text():
+    tok = snaptok.Tokenizer.from_file(str(ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"))
+    texts = ["Hello world", "second text", ""]
+    want = [e.ids for e in tok.encode_batch(texts)]
+    assert [e.ids for e in tok.encode_batch(t for t in texts)] == want
+    assert [e.ids for e in tok.encode_batch(iter([(texts[0], texts[1])]))] == [tok.encode(texts[0], texts[1]).ids]
+    ids, offsets = tok.encode_to_numpy(t for t in texts)
+    assert [list(ids[offsets[i]:offsets[i + 1]]) for i in range(3)] == want
+    assert [e.ids for e in tok.encode_batch(({"a": 1}.keys() and texts), is_pretokenized=False)] == want
+    with pytest.raises(TypeError, match=r"input: expected an iterable of texts, got one str \(wrap it in a list\)"):
+        tok.encode_batch("Hello")
+    with pytest.raises(TypeError, match=r"input: expected an iterable, got int"):
+        tok.encode_batch(5)
+    with pytest.raises(TypeError, match=r"text: expected a list or tuple of words \(is_pretokenized\), got str"):
+        tok.encode("Hello world", is_pretokenized=True)
+    with pytest.raises(TypeError, match=r"input\[1\]\[0\]: expected str or bytes, got int"):
+        tok.encode_batch([["a"], [1]], is_pretokenized=True)
