@@ -187,9 +187,11 @@ def trained_bpe(prefix="##", suffix="_", fuse_unk=True, vocab_size=200,
 
 
 def test_bpe_byte_fallback_prefix_suffix_report():
+    # HF's trainer breaks frequency ties differently from run to run, so the
+    # vocabulary, and with it the report's token ("##🏽" at (8, 10), which
+    # most runs give), varies; whatever HF gives, snaptok must give too.
     spec = trained_bpe(normalizer={"type": "Nmt"})
     st, hf = encode_both(spec, "emoji 😀👍🏽!")
-    assert ("##🏽", (8, 10)) in list(zip(hf.tokens, [tuple(o) for o in hf.offsets]))
     assert_same_tokens(st, hf, "emoji 😀👍🏽!")
 
 
