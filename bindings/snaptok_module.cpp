@@ -130,6 +130,16 @@ std::optional<std::filesystem::path> st_cache_path(nb::handle st_cache) {
   return std::filesystem::path(nb::cast<std::string>(path));
 }
 
+// The tokenizer.json of `t` (to_str, save): minified, or indented by two
+// spaces as HF's pretty output is.
+std::string tokenizer_json(const snaptok::Pipeline& t, bool pretty) {
+  std::string text = t.to_json();
+  if (!pretty) return text;
+  const nb::module_ json = nb::module_::import_("json");
+  return nb::cast<std::string>(json.attr("dumps")(json.attr("loads")(nb::str(text.data(), text.size())),
+                                                  "indent"_a = 2, "ensure_ascii"_a = false));
+}
+
 // The .st image of `t` as Python bytes (to_st_bytes, and what pickling keeps).
 nb::bytes st_bytes_of(const snaptok::Pipeline& t) {
   const std::string image = t.to_st_bytes();
@@ -643,25 +653,14 @@ NB_MODULE(_core, m) {
           "model's byte-level tokens, else extra[id]; None when an id is neither.")
       .def(
           "to_str",
-          [](const snaptok::Pipeline& t, bool pretty) -> nb::object {
-            nb::str text(t.to_json().c_str());
-            if (!pretty) return text;
-            const nb::module_ json = nb::module_::import_("json");
-            return json.attr("dumps")(json.attr("loads")(text), "indent"_a = 2, "ensure_ascii"_a = false);
-          },
+          [](const snaptok::Pipeline& t, bool pretty) { return tokenizer_json(t, pretty); },
           "pretty"_a = false,
           "The tokenizer as tokenizer.json text (HF to_str): the pipeline as loaded, the current\n"
           "truncation and padding, the model's tables. HF and snaptok load it to the same tokenizer.")
       .def(
           "save",
           [](const snaptok::Pipeline& t, const std::filesystem::path& path, bool pretty) {
-            std::string text = t.to_json();
-            if (pretty) {
-              const nb::module_ json = nb::module_::import_("json");
-              text = nb::cast<std::string>(
-                  json.attr("dumps")(json.attr("loads")(nb::str(text.c_str())), "indent"_a = 2, "ensure_ascii"_a = false));
-            }
-            snaptok::st::write_atomically(path, text);
+            snaptok::st::write_atomically(path, tokenizer_json(t, pretty));
           },
           "path"_a, "pretty"_a = true, "Writes to_str() to `path` (atomically: a temporary file, then a rename).")
       .def(
