@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "snaptok/detail/hash.hpp"
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/runtime/huge_pages.hpp"
 
 namespace snaptok::runtime {
@@ -169,22 +170,15 @@ class PieceCache {
   /// Returns the cached ids of the short piece `key` whose hash is `h`
   /// (setting `n`), or nullptr (a miss is not counted: the long tier is
   /// asked next). A hit in a later way swaps places with the first.
-  const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
+  SNAPTOK_ALWAYS_INLINE const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key,
+                                                        std::size_t& n) noexcept {
     ShortSet& s = short_sets_[h & short_mask_];
-    if (s.ways[0].key_lo == key.lo && s.ways[0].key_hi == key.hi) {
+    if (s.ways[0].key_lo == key.lo && s.ways[0].key_hi == key.hi) {  // the common case, inline
       ++hits_;
       n = s.ways[0].n;
       return s.ways[0].ids;
     }
-    for (std::size_t w = 1; w < kWays; ++w) {
-      if (s.ways[w].key_lo == key.lo && s.ways[w].key_hi == key.hi) {
-        ++hits_;
-        std::swap(s.ways[0], s.ways[w]);
-        n = s.ways[0].n;
-        return s.ways[0].ids;
-      }
-    }
-    return nullptr;
+    return find_in_later_ways(s, key, n);
   }
 
   /// Remembers `ids` for the short piece `key` whose hash is `h`, as the
@@ -267,6 +261,22 @@ class PieceCache {
     std::uint16_t len = 0;
     std::uint16_t n = 0;
   };
+
+  // find_short past the first way: a hit swaps places with the first.
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((noinline))
+#endif
+  const std::uint32_t* find_in_later_ways(ShortSet& s, const ShortKey& key, std::size_t& n) noexcept {
+    for (std::size_t w = 1; w < kWays; ++w) {
+      if (s.ways[w].key_lo == key.lo && s.ways[w].key_hi == key.hi) {
+        ++hits_;
+        std::swap(s.ways[0], s.ways[w]);
+        n = s.ways[0].n;
+        return s.ways[0].ids;
+      }
+    }
+    return nullptr;
+  }
 
   static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
 
