@@ -240,6 +240,35 @@ def test_random_text_shared(name, text):
     assert_same(name, text)
 
 
+# ASCII text that fills 64-byte blocks: the whitespace-words path takes the
+# words of a block by its masks when every byte is a word byte or a
+# separator, so words and runs across block edges, runs of each kind of
+# whitespace, and the bytes that make a block unclean (controls, CR, DEL,
+# the quotes some normalizers rewrite) are mixed in.
+ASCII_PIECES = [" ", "  ", "   ", "\n", "\n\n", "\t", "\r", "\r\n", "\x0b", "\x0c", "\x01", "\x7f",
+                "'", "``", "''", "\"", "Hello", "world", "don't", "a", ".", ",", "42",
+                "supercalifragilistic", "x" * 70, " " * 70, "ab " * 30]
+ASCII_TEXT = hst.lists(
+    hst.one_of(
+        hst.sampled_from(ASCII_PIECES),
+        hst.text(alphabet=hst.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1,
+                 max_size=12),
+    ),
+    min_size=8,
+    max_size=80,
+).map("".join)
+WHITESPACE_WORDS = [n for n, (_, path) in BUILT.items() if path == "whitespace words"]
+
+
+@pytest.mark.parametrize("name", WHITESPACE_WORDS + [
+    n for n in shared_names() if SHARED_FILES[n] == "whitespace words"])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=ASCII_TEXT)
+def test_random_ascii_blocks(name, text):
+    assert_same(name, text)
+
+
 def corpus_documents():
     docs = [SAMPLE[i:i + 1500] for i in range(0, len(SAMPLE), 1500)]
     if SHARED.is_dir():

@@ -90,6 +90,10 @@ class WhitespaceWordsPath final : public SegmentPath {
     }
     path->printable_fast_ = true;
     for (unsigned b = 0x21; b < 0x7F; ++b) path->printable_fast_ &= path->kind_[b] == kWordByte;
+    path->ascii_classes_fast_ = true;
+    for (unsigned b = 0; b < 128; ++b) {
+      if (is_alnum(static_cast<char>(b)) || b == '\'') path->ascii_classes_fast_ &= path->kind_[b] == kWordByte;
+    }
     return path;
   }
 
@@ -103,7 +107,13 @@ class WhitespaceWordsPath final : public SegmentPath {
     scanners::BlockMasks masks(segment);
     const std::size_t n = segment.size();
     std::size_t open = 0;  // start of the text not yet encoded (after the last cut)
+    CleanBlocks seen;
     for (std::size_t i = 0; i < n;) {
+      if (open == i) {
+        // The words that lie in clean blocks, by the blocks' masks.
+        i = add_clean_words(segment, i, masks, seen, words);
+        open = i;
+      }
       const std::size_t word_end = masks.run_end<kNotSpace | scanners::kBytesNonascii>(i);
       // The common case first: one ' ' between two ASCII words.
       const bool one_space = word_end > 0 && word_end + 1 < n && segment[word_end] == ' ' &&
@@ -245,6 +255,122 @@ class WhitespaceWordsPath final : public SegmentPath {
     return true;
   }
 
+  // What add_clean_words knows of the blocks it has looked at.
+  struct CleanBlocks {
+    std::size_t clean = static_cast<std::size_t>(-1);    // the last block found clean
+    std::size_t unclean = static_cast<std::size_t>(-1);  // the last block found not clean
+  };
+
+  // Adds the words from i, a word start, while they lie in clean blocks: 64
+  // ASCII bytes, each a word byte or a separator. Every whitespace run
+  // between two words there is a cut (is_cut's conditions all look at the
+  // bytes around the run, which are ASCII word bytes there), and every word
+  // is fast. Returns the start of the first word it leaves to encode's loop:
+  // one that reaches a block that is not clean (or the text's last 64
+  // bytes), or whose run of separators does.
+  template <class Words>
+  std::size_t add_clean_words(std::string_view s, std::size_t i, scanners::BlockMasks& masks,
+                              CleanBlocks& seen, Words& words) const {
+    for (;;) {
+      // The words inside i's block, by its masks alone.
+      std::size_t base;
+      const simd::ByteClassMasks& m = masks.block_of(i, base);
+      if (!is_clean(s, base, m, seen)) return i;
+      const std::uint64_t separators = m.space;
+      const std::uint64_t word_bytes = ~m.space;
+      const std::size_t at = i - base;
+      if (((word_bytes >> at) & 1) == 0) return i;
+      // Word starts and ends (the separator after a word's last byte) from
+      // i on, taken in turn: independent bit scans, no chain through them.
+      const std::uint64_t from = ~std::uint64_t{0} << at;
+      std::uint64_t starts = ((word_bytes & ~(word_bytes << 1)) & from) | (std::uint64_t{1} << at);
+      std::uint64_t ends = separators & (word_bytes << 1) & from;
+      std::size_t begin;
+      for (;;) {
+        begin = static_cast<std::size_t>(std::countr_zero(starts));
+        starts &= starts - 1;
+        if (ends == 0 || starts == 0) break;  // the word, or its run, reaches the block's end
+        const auto end = static_cast<std::size_t>(std::countr_zero(ends));
+        ends &= ends - 1;
+        add_word(s, base + begin, base + end, base + static_cast<std::size_t>(std::countr_zero(starts)), words);
+      }
+      // A word, or its run of separators, that goes on into the next block.
+      i = base + begin;
+      std::size_t word_end, next;
+      if (!clean_run_end(s, i, /*separators=*/false, masks, seen, word_end) ||
+          !clean_run_end(s, word_end, /*separators=*/true, masks, seen, next)) {
+        return i;
+      }
+      add_word(s, i, word_end, next, words);
+      i = next;
+    }
+  }
+
+  // Adds the word [begin, end) of a clean block and the pieces of the run
+  // of separators after it, up to the next word at `next` (as encode's loop
+  // does: with Metaspace alone, every separator but the one that goes with
+  // the next word is a piece of its own).
+  template <class Words>
+  SNAPTOK_ALWAYS_INLINE void add_word(std::string_view s, std::size_t begin, std::size_t end, std::size_t next,
+                                      Words& words) const {
+    words.add(s.substr(begin, end - begin));
+    if (space_pieces_) {
+      const std::size_t alone = collapse_runs_ ? 0 : next - end - 1;
+      for (std::size_t k = 0; k < alone; ++k) words.add(s.substr(end + k, 1));
+    }
+  }
+
+  // True when the block at `base` (masks `m`) is clean and holds 64 bytes
+  // of `s`; remembers the answer in `seen`.
+  bool is_clean(std::string_view s, std::size_t base, const simd::ByteClassMasks& m,
+                CleanBlocks& seen) const noexcept {
+    if (base == seen.clean) return true;
+    if (base == seen.unclean || base + simd::kBlockBytes > s.size() || !is_clean_block(s, base, m)) {
+      seen.unclean = base;
+      return false;
+    }
+    seen.clean = base;
+    return true;
+  }
+
+  // Sets `end` to the end of the run of word bytes (or of separators) from
+  // i, and returns true, when the run is not empty and it and the byte that
+  // ends it lie in clean blocks; else returns false.
+  bool clean_run_end(std::string_view s, std::size_t i, bool separators, scanners::BlockMasks& masks,
+                     CleanBlocks& seen, std::size_t& end) const noexcept {
+    const std::size_t start = i;
+    for (;;) {
+      std::size_t base;
+      const simd::ByteClassMasks& m = masks.block_of(i, base);
+      if (!is_clean(s, base, m, seen)) return false;
+      const std::uint64_t run = (separators ? m.space : ~m.space) >> (i - base);
+      const auto len = static_cast<std::size_t>(std::countr_zero(~run));
+      if (i - base + len < simd::kBlockBytes) {
+        end = i + len;
+        return end > start;
+      }
+      i = base + simd::kBlockBytes;
+      if (i >= s.size()) return false;
+    }
+  }
+
+  // True when the 64 bytes at `base` (masks `m`) are all ASCII, each a word
+  // byte or a separator.
+  bool is_clean_block(std::string_view s, std::size_t base, const simd::ByteClassMasks& m) const noexcept {
+    if (m.nonascii != 0 || !ascii_classes_fast_ || (m.blank != 0 && kind_[' '] != kSeparator)) return false;
+    for (std::uint64_t b = m.space & ~m.blank; b != 0; b &= b - 1) {
+      if (kind_[static_cast<unsigned char>(s[base + static_cast<std::size_t>(std::countr_zero(b))])] != kSeparator) {
+        return false;
+      }
+    }
+    for (std::uint64_t b = m.other; b != 0; b &= b - 1) {
+      if (kind_[static_cast<unsigned char>(s[base + static_cast<std::size_t>(std::countr_zero(b))])] != kWordByte) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static bool is_alnum(char c) noexcept {
     return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
   }
@@ -323,6 +449,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   std::string collapse_to_;         // ... this one (" " or the replacement)
   bool strip_right_ = false;        // the normalizer strips whitespace at the end
   bool printable_fast_ = false;     // every byte 0x21-0x7E is a word byte
+  bool ascii_classes_fast_ = false;  // every ASCII letter and digit, and ', is a word byte
 };
 
 }  // namespace snaptok

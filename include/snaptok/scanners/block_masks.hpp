@@ -83,6 +83,15 @@ class BlockMasks {
     return npos;
   }
 
+  // Returns the masks of the block that holds byte i (i < size()) and sets
+  // `base` to its first byte: bit k of each mask stands for byte base + k;
+  // bits past the text are 0.
+  const simd::ByteClassMasks& block_of(std::size_t i, std::size_t& base) noexcept {
+    if (i - base_ >= simd::kBlockBytes) load(i);
+    base = base_;
+    return m_;
+  }
+
   // Returns the masks of `Set` for bytes from i on: bit k stands for byte
   // i + k, for k < valid (set to the bytes left in i's block: 1..64); bits
   // at or past valid are 0. i < size().
