@@ -48,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/decode_stream.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
 #include "snaptok/expected.hpp"

@@ -6,7 +6,7 @@
 [15496, 995]
 """
 
-from ._core import AddedToken, DocumentEncoder, Encoding, SnaptokError, Tokenizer, simd_target
+from ._core import AddedToken, DecodeStream, DocumentEncoder, Encoding, SnaptokError, Tokenizer, simd_target
 from ._core import __version__  # CMakeLists.txt's project VERSION, compiled in
 
-__all__ = ["AddedToken", "DocumentEncoder", "Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
+__all__ = ["AddedToken", "DecodeStream", "DocumentEncoder", "Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <new>
+#include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +88,24 @@ TEST_CASE("facade: the same ids, Encodings and decode as the engine") {
   CHECK(tok.id_to_token(995) == "\xc4\xa0world");
   CHECK(tok.vocab_size() == 50257);
   CHECK(tok.can_split_documents());
+}
+
+TEST_CASE("facade: DecodeStream returns each char once it is whole, on the handle and the engine") {
+  const snaptok::Tokenizer tok = gpt2();
+  // "Hello 😀 world": the emoji's four bytes are split over two tokens.
+  const std::vector<std::uint32_t> ids = tok.encode("Hello \xF0\x9F\x98\x80 world");
+  REQUIRE(ids.size() == 4);
+  for (int on_engine = 0; on_engine < 2; ++on_engine) {
+    snaptok::DecodeStream stream;
+    std::vector<std::optional<std::string>> chunks;
+    for (const std::uint32_t id : ids) {
+      chunks.push_back(on_engine ? stream.step(tok.pipeline(), id) : stream.step(tok, id));
+    }
+    CHECK(chunks == std::vector<std::optional<std::string>>{"Hello", std::nullopt, " \xF0\x9F\x98\x80", " world"});
+  }
+  // A stream that continues after a prompt cuts its first chunk after the prompt's text.
+  snaptok::DecodeStream after(std::vector<std::uint32_t>(ids.begin(), ids.begin() + 1), false);
+  CHECK(after.step(tok, std::span<const std::uint32_t>(ids).subspan(1)) == " \xF0\x9F\x98\x80 world");
 }
 
 TEST_CASE("facade: encode_into a span reports the count and fills what fits") {
