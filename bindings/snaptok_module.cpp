@@ -344,6 +344,45 @@ nb::list offsets_list(const std::vector<snaptok::Offsets>& offsets) {
   return out;
 }
 
+// HF encode_batch: texts, (text, pair) tuples, or with is_pretokenized
+// lists of words (or pairs of them), into Encodings padded together.
+// `fast`: HF encode_batch_fast (Pipeline::encode_batch_full's `fast`).
+std::vector<snaptok::Encoding> encode_batch(const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized,
+                                            bool add_special_tokens, nb::handle threads, bool fast = false) {
+  const unsigned num_threads = threads_arg(threads);
+  if (is_pretokenized) {
+    const nb::sequence items = items_of(texts, "input");
+    std::vector<std::pair<WordList, std::optional<WordList>>> inputs;
+    for (std::size_t i = 0; i < nb::len(items); ++i) {
+      nb::object item = items[i];
+      const std::string where = "input[" + std::to_string(i) + "]";
+      const bool is_pair = (PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2 &&
+                           !PyUnicode_Check(nb::object(item[0]).ptr()) &&
+                           !PyBytes_Check(nb::object(item[0]).ptr());
+      if (is_pair) {
+        inputs.emplace_back(WordList(item[0], where + "[0]"), WordList(item[1], where + "[1]"));
+      } else {
+        inputs.emplace_back(WordList(item, where), std::nullopt);
+      }
+    }
+    std::vector<snaptok::Pipeline::WordsInput> spans;
+    spans.reserve(inputs.size());
+    for (const auto& [a, b] : inputs) {
+      spans.push_back({a.words, b ? std::optional(std::span<const std::string_view>(b->words))
+                                  : std::nullopt});
+    }
+    nb::gil_scoped_release release;
+    return t.encode_batch_words(spans, add_special_tokens, fast);
+  }
+  PairBatch batch(texts);
+  nb::gil_scoped_release release;
+  return t.encode_batch_full(
+      batch.texts,
+      batch.any_pair ? std::span<const std::optional<std::string_view>>(batch.pairs)
+                     : std::span<const std::optional<std::string_view>>(),
+      add_special_tokens, num_threads, fast);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -768,44 +807,20 @@ NB_MODULE(_core, m) {
       .def(
           "encode_batch",
           [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
-             nb::handle threads) {
-            const unsigned num_threads = threads_arg(threads);
-            if (is_pretokenized) {
-              const nb::sequence items = items_of(texts, "input");
-              std::vector<std::pair<WordList, std::optional<WordList>>> inputs;
-              for (std::size_t i = 0; i < nb::len(items); ++i) {
-                nb::object item = items[i];
-                const std::string where = "input[" + std::to_string(i) + "]";
-                const bool is_pair = (PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2 &&
-                                     !PyUnicode_Check(nb::object(item[0]).ptr()) &&
-                                     !PyBytes_Check(nb::object(item[0]).ptr());
-                if (is_pair) {
-                  inputs.emplace_back(WordList(item[0], where + "[0]"), WordList(item[1], where + "[1]"));
-                } else {
-                  inputs.emplace_back(WordList(item, where), std::nullopt);
-                }
-              }
-              std::vector<snaptok::Pipeline::WordsInput> spans;
-              spans.reserve(inputs.size());
-              for (const auto& [a, b] : inputs) {
-                spans.push_back({a.words, b ? std::optional(std::span<const std::string_view>(b->words))
-                                            : std::nullopt});
-              }
-              nb::gil_scoped_release release;
-              return t.encode_batch_words(spans, add_special_tokens);
-            }
-            PairBatch batch(texts);
-            nb::gil_scoped_release release;
-            return t.encode_batch_full(
-                batch.texts,
-                batch.any_pair ? std::span<const std::optional<std::string_view>>(batch.pairs)
-                               : std::span<const std::optional<std::string_view>>(),
-                add_special_tokens, num_threads);
-          },
+             nb::handle threads) { return encode_batch(t, texts, is_pretokenized, add_special_tokens, threads); },
           "input"_a, "is_pretokenized"_a = false, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts or (text, pair) tuples (any iterable), in parallel, into a list of\n"
           "Encoding, padded together when padding is enabled (as HF encode_batch); with\n"
           "is_pretokenized, each item is a list of words or a pair of such lists (one thread).")
+      .def(
+          "encode_batch_fast",
+          [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
+             nb::handle threads) {
+            return encode_batch(t, texts, is_pretokenized, add_special_tokens, threads, /*fast=*/true);
+          },
+          "input"_a, "is_pretokenized"_a = false, "add_special_tokens"_a = true, "num_threads"_a = 0,
+          "encode_batch without alignments, as HF encode_batch_fast: offsets (0, 0), no word ids, and\n"
+          "empty token strings but for the post-processor's and the padding's tokens.")
       .def(
           "encode_to_numpy",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,

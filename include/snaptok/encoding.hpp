@@ -47,6 +47,19 @@ struct Encoding {
     attention_mask.push_back(attention);
   }
 
+  /// Drops the alignments, as HF encode_fast leaves them: every offset
+  /// (0, 0), no word ids, and no token strings but those of the tokens the
+  /// post-processor or the padding put in (special_tokens_mask 1); in the
+  /// overflowing parts too.
+  void drop_alignments() {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (special_tokens_mask[i] == 0) tokens[i].clear();
+      offsets[i] = Offsets{0, 0};
+      word_ids[i] = std::nullopt;
+    }
+    for (Encoding& part : overflowing) part.drop_alignments();
+  }
+
   /// Marks the whole encoding as sequence `id` (HF set_sequence_id).
   void set_sequence_id(std::size_t id) {
     sequence_ranges[id] = Offsets{0, ids.size()};

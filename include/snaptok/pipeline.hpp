@@ -189,12 +189,15 @@ class Pipeline {
 
   /// encode_words for each input, under one settings snapshot, padded
   /// together when padding is enabled (HF encode_batch, is_pretokenized).
-  std::vector<Encoding> encode_batch_words(std::span<const WordsInput> inputs, bool add_special_tokens) const {
+  /// `fast`: as in encode_batch_full.
+  std::vector<Encoding> encode_batch_words(std::span<const WordsInput> inputs, bool add_special_tokens,
+                                           bool fast = false) const {
     const auto settings = settings_.load();
     std::vector<Encoding> out;
     out.reserve(inputs.size());
     for (const WordsInput& in : inputs) {
-      out.push_back(encode_words_impl(*settings, in.words, in.pair, add_special_tokens));
+      out.push_back(encode_words_impl(*settings, in.words, in.pair, add_special_tokens, fast ? 0 : 1));
+      if (fast) out.back().drop_alignments();
     }
     if (settings->padding) pad_encodings(out, *settings->padding);
     return out;
@@ -269,10 +272,13 @@ class Pipeline {
 
   /// Same, for sequences with optional pairs: `pairs` is empty or holds one
   /// entry per text (nullopt for a text without a pair).
+  /// `fast`: as HF encode_batch_fast, Encodings without alignments
+  /// (Encoding::drop_alignments), and the pair's tokens keep type id 0
+  /// where no post-processor sets them (HF's encode_fast does so).
   std::vector<Encoding> encode_batch_full(std::span<const std::string_view> texts,
                                           std::span<const std::optional<std::string_view>> pairs,
                                           bool add_special_tokens,
-                                          unsigned num_threads = 0) const {
+                                          unsigned num_threads = 0, bool fast = false) const {
     if (!pairs.empty() && pairs.size() != texts.size()) {
       throw Error("encode_batch: " + std::to_string(pairs.size()) + " pairs for " +
                   std::to_string(texts.size()) + " texts");
@@ -286,7 +292,8 @@ class Pipeline {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         try {
           out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
-                                    add_special_tokens, /*ids_only=*/false);
+                                    add_special_tokens, /*ids_only=*/false, /*pair_type_id=*/fast ? 0 : 1);
+          if (fast) out[i].drop_alignments();
         } catch (const detail::InvalidUtf8& e) {
           throw item_error(e, i);
         }
@@ -743,9 +750,10 @@ class Pipeline {
   // result will be read, so the model may stop early once truncation is sure
   // to cut (the pinned HF wheel tokenizes everything: its overflowing parts
   // cover the whole input).
+  // `pair_type_id`: the type id of the pair's tokens before post-processing.
   Encoding encode_full_impl(const EncodeSettings& settings, std::string_view text,
                             std::optional<std::string_view> pair, bool add_special_tokens,
-                            bool ids_only) const {
+                            bool ids_only, std::uint32_t pair_type_id = 1) const {
     detail::require_utf8(text, "input text");
     if (pair) detail::require_utf8(*pair, "input pair text");
     // With max_length below the special tokens nothing is cut (see post_process).
@@ -756,7 +764,7 @@ class Pipeline {
           post_processor_->added_tokens(false) > truncation->max_length);
     Encoding enc = encode_sequence(settings, text, 0, early_exit);
     std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(settings, *pair, 1, false);
+    if (pair) pair_enc = encode_sequence(settings, *pair, pair_type_id, false);
     return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
   }
 
@@ -764,11 +772,11 @@ class Pipeline {
   // pre-tokenized input, each word alone, merged without growing offsets.
   Encoding encode_words_impl(const EncodeSettings& settings, std::span<const std::string_view> words,
                              std::optional<std::span<const std::string_view>> pair,
-                             bool add_special_tokens) const {
-    auto sequence = [&](std::span<const std::string_view> seq, std::uint32_t type_id) {
+                             bool add_special_tokens, std::uint32_t pair_type_id = 1) const {
+    auto sequence = [&](std::span<const std::string_view> seq, std::uint32_t type_id, const char* what) {
       Encoding out;
       for (std::size_t i = 0; i < seq.size(); ++i) {
-        detail::require_utf8(seq[i], type_id == 0 ? "input word" : "input pair word");
+        detail::require_utf8(seq[i], what);
         Encoding word = encode_sequence(settings, seq[i], type_id, false);
         for (auto& w : word.word_ids) w = static_cast<std::uint32_t>(i);
         merge_encodings(out, std::move(word), /*growing_offsets=*/false);
@@ -776,8 +784,8 @@ class Pipeline {
       return out;
     };
     std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = sequence(*pair, 1);
-    return post_process(settings, sequence(words, 0), std::move(pair_enc), add_special_tokens);
+    if (pair) pair_enc = sequence(*pair, pair_type_id, "input pair word");
+    return post_process(settings, sequence(words, 0, "input word"), std::move(pair_enc), add_special_tokens);
   }
 
   // HF encode_single_sequence for a raw (not pre-tokenized) input, with

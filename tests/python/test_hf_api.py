@@ -155,3 +155,32 @@ def test_batches_take_any_iterable_but_not_one_text():
         tok.encode("Hello world", is_pretokenized=True)
     with pytest.raises(TypeError, match=r"input\[1\]\[0\]: expected str or bytes, got int"):
         tok.encode_batch([["a"], [1]], is_pretokenized=True)
+
+
+def fields(e):
+    """Every field of an Encoding, overflowing parts included."""
+    return (e.ids, e.type_ids, e.tokens, e.offsets, e.word_ids, e.special_tokens_mask, e.attention_mask,
+            e.sequence_ids, [fields(o) for o in e.overflowing])
+
+
+def test_encode_batch_fast_equals_hfs(source):
+    # HF's encode_batch_fast: offsets (0, 0), no word ids, empty token
+    # strings but for the post-processor's and the padding's.
+    hf = tokenizers.Tokenizer.from_str(source)
+    st = snaptok.Tokenizer.from_str(source)
+    texts = [TEXTS[0][:800], (TEXTS[1], "and a pair"), TEXTS[2], TEXTS[3]]
+    words = [["Hello", "world", "[CLS]"], (["a", "pair"], ["of", "word", "lists"])]
+    for setup in ("plain", "padded", "truncated"):
+        for t in (hf, st):
+            t.no_truncation()
+            t.no_padding()
+            if setup != "plain":
+                t.enable_padding(length=None)
+            if setup == "truncated":
+                t.enable_truncation(12, stride=3)
+        for special in (True, False):
+            want = [fields(e) for e in hf.encode_batch_fast(texts, add_special_tokens=special)]
+            assert [fields(e) for e in st.encode_batch_fast(texts, add_special_tokens=special)] == want, setup
+            want = [fields(e) for e in hf.encode_batch_fast(words, is_pretokenized=True, add_special_tokens=special)]
+            got = [fields(e) for e in st.encode_batch_fast(words, is_pretokenized=True, add_special_tokens=special)]
+            assert got == want, f"{setup}, pre-tokenized"
