@@ -813,6 +813,13 @@ NB_MODULE(_core, m) {
           "Encoding, padded together when padding is enabled (as HF encode_batch); with\n"
           "is_pretokenized, each item is a list of words or a pair of such lists (one thread).")
       .def(
+          "post_process",
+          [](const snaptok::Pipeline& t, const snaptok::Encoding& encoding, std::optional<snaptok::Encoding> pair,
+             bool add_special_tokens) { return t.post_process(encoding, std::move(pair), add_special_tokens); },
+          "encoding"_a, "pair"_a = nb::none(), "add_special_tokens"_a = true,
+          "Applies truncation, the post-processor and padding to encodings made without them\n"
+          "(e.g. encode(..., add_special_tokens=False)), as HF post_process does.")
+      .def(
           "encode_batch_fast",
           [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
              nb::handle threads) {

@@ -172,6 +172,13 @@ class Pipeline {
     return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
+  /// Applies the last stages to encodings made without them (HF
+  /// post_process): truncation, the post-processor (when
+  /// `add_special_tokens`), padding, under the current settings.
+  Encoding post_process(Encoding encoding, std::optional<Encoding> pair, bool add_special_tokens) const {
+    return post_process(*settings_.load(), std::move(encoding), std::move(pair), add_special_tokens);
+  }
+
   /// Returns the full Encoding of pre-tokenized input (HF is_pretokenized):
   /// each of `words` (and of `pair`) runs through every stage on its own;
   /// its tokens take the word's index, and offsets within the word.

@@ -184,3 +184,26 @@ def test_encode_batch_fast_equals_hfs(source):
             want = [fields(e) for e in hf.encode_batch_fast(words, is_pretokenized=True, add_special_tokens=special)]
             got = [fields(e) for e in st.encode_batch_fast(words, is_pretokenized=True, add_special_tokens=special)]
             assert got == want, f"{setup}, pre-tokenized"
+
+
+def test_post_process_equals_hfs(source):
+    # HF post_process: truncation, the post-processor, padding, applied to
+    # encodings made without them.
+    hf = tokenizers.Tokenizer.from_str(source)
+    st = snaptok.Tokenizer.from_str(source)
+    for setup in ("plain", "truncated", "padded"):
+        for t in (hf, st):
+            t.no_truncation()
+            t.no_padding()
+            if setup == "truncated":
+                t.enable_truncation(10, stride=2)
+            if setup == "padded":
+                t.enable_padding(length=64)
+        first, second = TEXTS[0][:300], TEXTS[1]
+        for special in (True, False):
+            a_hf, b_hf = hf.encode(first, add_special_tokens=False), hf.encode(second, add_special_tokens=False)
+            a_st, b_st = st.encode(first, add_special_tokens=False), st.encode(second, add_special_tokens=False)
+            assert fields(st.post_process(a_st, add_special_tokens=special)) == \
+                fields(hf.post_process(a_hf, add_special_tokens=special)), setup
+            assert fields(st.post_process(a_st, b_st, add_special_tokens=special)) == \
+                fields(hf.post_process(a_hf, b_hf, add_special_tokens=special)), f"{setup}, pair"
