@@ -383,6 +383,53 @@ std::vector<snaptok::Encoding> encode_batch(const snaptok::Pipeline& t, nb::hand
       add_special_tokens, num_threads, fast);
 }
 
+// One stage of a tokenizer, as HF's component objects show it
+// (tokenizer.normalizer, .pre_tokenizer, .model, .post_processor,
+// .decoder): its type and settings, and what the stage does alone. It keeps
+// its tokenizer alive; the subclasses add the stage's own calls.
+struct Component {
+  nb::object owner;  // the Tokenizer
+  std::string json;  // the stage's JSON as loaded
+  std::string type;  // its "type" member ("" for an untyped legacy form)
+
+  const snaptok::Pipeline& tokenizer() const { return nb::cast<const snaptok::Pipeline&>(owner); }
+};
+struct NormalizerComponent : Component {};
+struct PreTokenizerComponent : Component {};
+struct ModelComponent : Component {};
+struct PostProcessorComponent : Component {};
+struct DecoderComponent : Component {};
+
+// Returns the component of stage `stage` of the tokenizer `self`, or None.
+template <class T>
+nb::object component_of(nb::pointer_and_handle<snaptok::Pipeline> self, const char* stage) {
+  std::string json = self.p->component_json(stage);
+  if (json == "null") return nb::none();
+  const nb::object config = nb::module_::import_("json").attr("loads")(json);
+  std::string type;
+  if (nb::isinstance<nb::dict>(config) && nb::cast<nb::dict>(config).contains("type")) {
+    type = nb::cast<std::string>(nb::str(config["type"]));
+  }
+  return nb::cast(T{{nb::borrow(self.h), std::move(json), std::move(type)}});
+}
+
+// "Type(key=value, ...)": the type and its settings, as Python values.
+std::string component_repr(const Component& c) {
+  const nb::object config = nb::module_::import_("json").attr("loads")(c.json);
+  std::string out = c.type.empty() ? "Component" : c.type;
+  out += "(";
+  if (nb::isinstance<nb::dict>(config)) {
+    bool first = true;
+    for (auto [key, value] : nb::cast<nb::dict>(config)) {
+      const std::string k = nb::cast<std::string>(nb::str(key));
+      if (k == "type") continue;
+      out += (first ? "" : ", ") + k + "=" + nb::cast<std::string>(nb::repr(value));
+      first = false;
+    }
+  }
+  return out + ")";
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -647,6 +694,61 @@ NB_MODULE(_core, m) {
           "tokenizer"_a, "id"_a,
           "Adds the next id (or a list of ids) and returns the text now complete, or None.");
 
+  nb::class_<Component>(m, "Component",
+                        "One stage of a tokenizer (HF's component objects): its type and settings.")
+      .def_prop_ro("type", [](const Component& c) { return c.type; }, "The stage's type, e.g. 'BertNormalizer'.")
+      .def_prop_ro(
+          "config", [](const Component& c) { return nb::module_::import_("json").attr("loads")(c.json); },
+          "The stage's settings as loaded from tokenizer.json (a dict; the model's without its vocabulary).")
+      .def("__repr__", &component_repr)
+      .def("__getstate__", [](const Component& c) { return nb::bytes(c.json.data(), c.json.size()); },
+           "The stage's JSON (as HF's __getstate__).");
+  nb::class_<NormalizerComponent, Component>(m, "Normalizer")
+      .def(
+          "normalize_str",
+          [](const NormalizerComponent& c, nb::handle text) { return c.tokenizer().normalize_str(text_of(text, "text")); },
+          "text"_a, "Returns `text` after this normalizer alone (HF normalize_str).");
+  nb::class_<PreTokenizerComponent, Component>(m, "PreTokenizer")
+      .def(
+          "pre_tokenize_str",
+          [](const PreTokenizerComponent& c, nb::handle text) {
+            nb::list out;
+            for (const auto& [piece, offsets] : c.tokenizer().pre_tokenize_str(text_of(text, "text"))) {
+              out.append(nb::make_tuple(piece, nb::make_tuple(offsets.start, offsets.end)));
+            }
+            return out;
+          },
+          "text"_a,
+          "Returns the pieces of `text` after this pre-tokenizer alone, each with its char\n"
+          "offsets (HF pre_tokenize_str).");
+  nb::class_<ModelComponent, Component>(m, "Model")
+      .def(
+          "token_to_id",
+          [](const ModelComponent& c, const std::string& token) { return c.tokenizer().model().token_to_id(token); },
+          "token"_a, "Returns the model vocabulary's id of `token` (added tokens aside), or None.")
+      .def(
+          "id_to_token",
+          [](const ModelComponent& c, nb::handle id) -> std::optional<std::string> {
+            const auto token = c.tokenizer().model().id_to_token(static_cast<std::uint32_t>(int_arg(id, "id", kMaxId)));
+            return token ? std::optional<std::string>(*token) : std::nullopt;
+          },
+          "id"_a, "Returns the model vocabulary's token of `id`, or None.")
+      .def(
+          "get_vocab_size", [](const ModelComponent& c) { return c.tokenizer().model().vocab_size(); },
+          "The size of the model's vocabulary.");
+  nb::class_<PostProcessorComponent, Component>(m, "PostProcessor")
+      .def(
+          "num_special_tokens_to_add",
+          [](const PostProcessorComponent& c, bool is_pair) { return c.tokenizer().num_special_tokens_to_add(is_pair); },
+          "is_pair"_a, "Returns how many ids this post-processor adds to a sequence, or to a pair.");
+  nb::class_<DecoderComponent, Component>(m, "Decoder")
+      .def(
+          "decode",
+          [](const DecoderComponent& c, std::vector<std::string> tokens) {
+            return c.tokenizer().decode_tokens(std::move(tokens));
+          },
+          "tokens"_a, "Returns the text of `tokens` after this decoder alone (HF decoder.decode).");
+
   nb::class_<snaptok::Pipeline>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json or a .st file.")
       .def_static(
           "from_file",
@@ -857,6 +959,21 @@ NB_MODULE(_core, m) {
           "Returns a DocumentEncoder for one document fed in pieces (a large file, a stream)\n"
           "under the current settings. Once part_bytes are held back, it encodes the text\n"
           "before the last exact cut point, on num_threads threads.")
+      .def_prop_ro("normalizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
+            return component_of<NormalizerComponent>(self, "normalizer");
+          }, "The normalizer (a snaptok.Normalizer), or None.")
+      .def_prop_ro("pre_tokenizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
+            return component_of<PreTokenizerComponent>(self, "pre_tokenizer");
+          }, "The pre-tokenizer (a snaptok.PreTokenizer), or None.")
+      .def_prop_ro("model", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
+            return component_of<ModelComponent>(self, "model");
+          }, "The model (a snaptok.Model): its type and settings.")
+      .def_prop_ro("post_processor", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
+            return component_of<PostProcessorComponent>(self, "post_processor");
+          }, "The post-processor (a snaptok.PostProcessor), or None.")
+      .def_prop_ro("decoder", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
+            return component_of<DecoderComponent>(self, "decoder");
+          }, "The decoder (a snaptok.Decoder), or None.")
       .def_prop_ro(
           "fused_path", [](const snaptok::Pipeline& t) { return std::string(t.fused_path()); },
           "The fused ids-only path chosen at load: 'byte-level BPE', 'SentencePiece BPE',\n"

@@ -172,6 +172,65 @@ class Pipeline {
     return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
+  // The stages one at a time (HF's component objects: tokenizer.normalizer,
+  // .pre_tokenizer, .post_processor, .decoder).
+
+  /// Returns the JSON of one stage as loaded: "normalizer",
+  /// "pre_tokenizer", "post_processor" or "decoder" ("null" when there is
+  /// none); for "model", its settings without the vocabulary and merges.
+  std::string component_json(std::string_view stage) const {
+    if (stage != "model") return pipeline_json_.member(stage);
+    std::string json = pipeline_json_.text(model_->type_name(), *settings_.load());
+    const simdjson::padded_string padded(json);
+    simdjson::dom::parser parser;
+    return simdjson::minify(parser.parse(padded)["model"].value());
+  }
+
+  /// Returns `text` after the normalizer alone (HF normalize_str; `text`
+  /// itself without a normalizer).
+  std::string normalize_str(std::string_view text) const {
+    detail::require_utf8(text, "text");
+    NormalizedString ns(text, 0, text, /*track_offsets=*/false);
+    if (normalizer_) normalizer_->normalize(ns);
+    return ns.get();
+  }
+
+  /// Returns the pieces of `text` after the pre-tokenizer alone (HF
+  /// pre_tokenize_str), each with its char offsets in `text`.
+  std::vector<std::pair<std::string, Offsets>> pre_tokenize_str(std::string_view text) const {
+    detail::require_utf8(text, "text");
+    PreTokenizedString pts(text, /*track_offsets=*/true);
+    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+    std::vector<std::size_t> chars_before(text.size() + 1, 0);  // chars that start before each byte
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      chars_before[i + 1] = chars_before[i] + detail::is_char_boundary(text, i);
+    }
+    std::vector<std::pair<std::string, Offsets>> out;
+    for (const Split& s : pts.splits()) {
+      const Offsets bytes = s.normalized.offsets_original();
+      out.emplace_back(s.normalized.get(), Offsets{chars_before[bytes.start], chars_before[bytes.end]});
+    }
+    return out;
+  }
+
+  /// Returns the decoder's text of `tokens` (HF decoder.decode; the tokens
+  /// joined by spaces without a decoder).
+  std::string decode_tokens(std::vector<std::string> tokens) const {
+    if (decoder_) return snaptok::decode_tokens(*decoder_, std::move(tokens));
+    std::string out;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (i) out += ' ';
+      out += tokens[i];
+    }
+    return out;
+  }
+
+  /// Returns how many ids the post-processor adds to one sequence, or to a
+  /// pair (HF num_special_tokens_to_add; 0 without one).
+  std::size_t num_special_tokens_to_add(bool is_pair) const {
+    return post_processor_ ? post_processor_->added_tokens(is_pair) : 0;
+  }
+
   /// Applies the last stages to encodings made without them (HF
   /// post_process): truncation, the post-processor (when
   /// `add_special_tokens`), padding, under the current settings.
@@ -323,13 +382,7 @@ class Pipeline {
       if (skip_special_tokens && added_.is_special(*token)) continue;
       tokens.push_back(std::move(*token));
     }
-    if (decoder_) return decode_tokens(*decoder_, std::move(tokens));
-    std::string out;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      if (i) out += ' ';
-      out += tokens[i];
-    }
-    return out;
+    return decode_tokens(std::move(tokens));
   }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token) const {

@@ -6,7 +6,9 @@
 [15496, 995]
 """
 
-from ._core import AddedToken, DecodeStream, DocumentEncoder, Encoding, SnaptokError, Tokenizer, simd_target
+from ._core import (AddedToken, Component, DecodeStream, Decoder, DocumentEncoder, Encoding, Model, Normalizer,
+                    PostProcessor, PreTokenizer, SnaptokError, Tokenizer, simd_target)
 from ._core import __version__  # CMakeLists.txt's project VERSION, compiled in
 
-__all__ = ["AddedToken", "DecodeStream", "DocumentEncoder", "Encoding", "SnaptokError", "Tokenizer", "__version__", "simd_target"]
+__all__ = ["AddedToken", "Component", "DecodeStream", "Decoder", "DocumentEncoder", "Encoding", "Model", "Normalizer",
+           "PostProcessor", "PreTokenizer", "SnaptokError", "Tokenizer", "__version__", "simd_target"]

@@ -207,3 +207,40 @@ def test_post_process_equals_hfs(source):
                 fields(hf.post_process(a_hf, add_special_tokens=special)), setup
             assert fields(st.post_process(a_st, b_st, add_special_tokens=special)) == \
                 fields(hf.post_process(a_hf, b_hf, add_special_tokens=special)), f"{setup}, pair"
+
+
+def test_components_answer_as_hfs(source):
+    # tokenizer.normalizer, .pre_tokenizer, .model, .post_processor,
+    # .decoder: the same presence and type as HF's objects, the settings as
+    # loaded, and each stage alone giving HF's answers.
+    hf = tokenizers.Tokenizer.from_str(source)
+    st = snaptok.Tokenizer.from_str(source)
+    loaded = json.loads(source)
+    texts = TEXTS + ["Héllo  WORLD\t\n ½ x² Ⅷ ﬁ Ａ", "don't   stop 123456 ..."]
+    for stage in ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder"):
+        ours, theirs = getattr(st, stage), getattr(hf, stage)
+        assert (ours is None) == (theirs is None), stage
+        if ours is None:
+            continue
+        assert ours.type in ("", type(theirs).__name__), stage
+        want = {k: v for k, v in loaded[stage].items() if k not in ("vocab", "merges")} if stage == "model" \
+            else loaded[stage]
+        assert {k: v for k, v in ours.config.items() if k != "type"} == \
+            {k: v for k, v in want.items() if k != "type"}, stage
+        assert repr(ours).startswith((ours.type or "Component") + "(")
+    for text in texts:
+        if hf.normalizer:
+            assert st.normalizer.normalize_str(text) == hf.normalizer.normalize_str(text)
+        if hf.pre_tokenizer:
+            assert st.pre_tokenizer.pre_tokenize_str(text) == hf.pre_tokenizer.pre_tokenize_str(text)
+        if hf.decoder:
+            tokens = hf.encode(text).tokens
+            assert st.decoder.decode(tokens) == hf.decoder.decode(tokens)
+    if hf.post_processor:
+        for is_pair in (False, True):
+            assert st.post_processor.num_special_tokens_to_add(is_pair) == \
+                hf.post_processor.num_special_tokens_to_add(is_pair)
+    for token in ["hello", "Ġthe", "▁the", "the", "[UNK]", "<unk>", "</s>", "<|endoftext|>", "zzzqqq"]:
+        assert st.model.token_to_id(token) == hf.model.token_to_id(token), token
+    for i in (0, 1, 5, 100, 10**6):
+        assert st.model.id_to_token(i) == hf.model.id_to_token(i), i

@@ -40,6 +40,15 @@ class PipelineJson {
     return p;
   }
 
+  /// Returns the JSON of the top-level member `key` as loaded (minified;
+  /// "null" when the file has none).
+  std::string member(std::string_view key) const {
+    for (const auto& [k, value] : root_) {
+      if (k == key) return value;
+    }
+    return "null";
+  }
+
   /// Returns the section's JSON for a model of type `model_type` and the
   /// tokenizer's current `settings`.
   std::string text(std::string_view model_type, const EncodeSettings& settings) const {
