@@ -448,6 +448,7 @@ NB_MODULE(_core, m) {
       .def_ro("type_ids", &snaptok::Encoding::type_ids)
       .def_ro("tokens", &snaptok::Encoding::tokens)
       .def_prop_ro("offsets", [](const snaptok::Encoding& e) { return offsets_list(e.offsets); },
+                   nb::for_getter(nb::sig("def offsets(self, /) -> list[tuple[int, int]]")),
                    "(start, end) char offsets of each token in the input")
       .def_ro("attention_mask", &snaptok::Encoding::attention_mask)
       .def_ro("special_tokens_mask", &snaptok::Encoding::special_tokens_mask)
@@ -699,6 +700,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("type", [](const Component& c) { return c.type; }, "The stage's type, e.g. 'BertNormalizer'.")
       .def_prop_ro(
           "config", [](const Component& c) { return nb::module_::import_("json").attr("loads")(c.json); },
+          nb::for_getter(nb::sig("def config(self, /) -> dict[str, typing.Any]")),
           "The stage's settings as loaded from tokenizer.json (a dict; the model's without its vocabulary).")
       .def("__repr__", &component_repr)
       .def("__getstate__", [](const Component& c) { return nb::bytes(c.json.data(), c.json.size()); },
@@ -720,7 +722,8 @@ NB_MODULE(_core, m) {
           },
           "text"_a,
           "Returns the pieces of `text` after this pre-tokenizer alone, each with its char\n"
-          "offsets (HF pre_tokenize_str).");
+          "offsets (HF pre_tokenize_str).",
+          nb::sig("def pre_tokenize_str(self, text: str | bytes) -> list[tuple[str, tuple[int, int]]]"));
   nb::class_<ModelComponent, Component>(m, "Model")
       .def(
           "token_to_id",
@@ -849,7 +852,8 @@ NB_MODULE(_core, m) {
             }
             return out;
           },
-          "with_added_tokens"_a = true, "{token: id} for the vocabulary (and the added tokens).")
+          "with_added_tokens"_a = true, "{token: id} for the vocabulary (and the added tokens).",
+          nb::sig("def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]"))
       .def(
           "get_added_tokens_decoder",
           [](const snaptok::Pipeline& t) {
@@ -857,7 +861,8 @@ NB_MODULE(_core, m) {
             for (const auto& [id, token] : t.added_vocabulary().tokens()) out[nb::int_(id)] = nb::cast(token);
             return out;
           },
-          "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).")
+          "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).",
+          nb::sig("def get_added_tokens_decoder(self) -> dict[int, AddedToken]"))
       .def("to_st_bytes", &st_bytes_of,
            "Returns the .st image of this tokenizer, with its current settings.")
       .def(
@@ -946,7 +951,10 @@ NB_MODULE(_core, m) {
           },
           "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts into (ids uint32, offsets int64 of len(texts)+1), zero-copy;\n"
-          "row i is ids[offsets[i]:offsets[i+1]].")
+          "row i is ids[offsets[i]:offsets[i+1]].",
+          nb::sig("def encode_to_numpy(self, texts: typing.Iterable[str | bytes], add_special_tokens: bool = True, "
+                  "num_threads: int = 0) -> tuple[numpy.typing.NDArray[numpy.uint32], "
+                  "numpy.typing.NDArray[numpy.int64]]"))
       .def(
           "document_encoder",
           [](const snaptok::Pipeline& t, bool add_special_tokens, nb::handle num_threads,
@@ -961,19 +969,19 @@ NB_MODULE(_core, m) {
           "before the last exact cut point, on num_threads threads.")
       .def_prop_ro("normalizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
             return component_of<NormalizerComponent>(self, "normalizer");
-          }, "The normalizer (a snaptok.Normalizer), or None.")
+          }, nb::for_getter(nb::sig("def normalizer(self, /) -> Normalizer | None")), "The normalizer (a snaptok.Normalizer), or None.")
       .def_prop_ro("pre_tokenizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
             return component_of<PreTokenizerComponent>(self, "pre_tokenizer");
-          }, "The pre-tokenizer (a snaptok.PreTokenizer), or None.")
+          }, nb::for_getter(nb::sig("def pre_tokenizer(self, /) -> PreTokenizer | None")), "The pre-tokenizer (a snaptok.PreTokenizer), or None.")
       .def_prop_ro("model", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
             return component_of<ModelComponent>(self, "model");
-          }, "The model (a snaptok.Model): its type and settings.")
+          }, nb::for_getter(nb::sig("def model(self, /) -> Model")), "The model (a snaptok.Model): its type and settings.")
       .def_prop_ro("post_processor", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
             return component_of<PostProcessorComponent>(self, "post_processor");
-          }, "The post-processor (a snaptok.PostProcessor), or None.")
+          }, nb::for_getter(nb::sig("def post_processor(self, /) -> PostProcessor | None")), "The post-processor (a snaptok.PostProcessor), or None.")
       .def_prop_ro("decoder", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
             return component_of<DecoderComponent>(self, "decoder");
-          }, "The decoder (a snaptok.Decoder), or None.")
+          }, nb::for_getter(nb::sig("def decoder(self, /) -> Decoder | None")), "The decoder (a snaptok.Decoder), or None.")
       .def_prop_ro(
           "fused_path", [](const snaptok::Pipeline& t) { return std::string(t.fused_path()); },
           "The fused ids-only path chosen at load: 'byte-level BPE', 'SentencePiece BPE',\n"
@@ -1035,6 +1043,7 @@ NB_MODULE(_core, m) {
             d["direction"] = snaptok::to_string(p->direction);
             return d;
           },
+          nb::for_getter(nb::sig("def truncation(self, /) -> dict[str, typing.Any] | None")),
           "The truncation parameters as a dict, or None.")
       .def(
           "enable_padding",
@@ -1073,6 +1082,7 @@ NB_MODULE(_core, m) {
             d["direction"] = snaptok::to_string(p->direction);
             return d;
           },
+          nb::for_getter(nb::sig("def padding(self, /) -> dict[str, typing.Any] | None")),
           "The padding parameters as a dict, or None.")
       .def(
           "num_special_tokens_to_add",
@@ -1111,7 +1121,8 @@ NB_MODULE(_core, m) {
             return d;
           },
           "Piece-cache counters under the current budget: hits, misses, bytes_used (claimed\n"
-          "by the threads' caches) and bytes_budget.");
+          "by the threads' caches) and bytes_budget.",
+          nb::sig("def cache_stats(self) -> dict[str, int]"));
 
   // SIMD target (snaptok/simd/dispatch.hpp); SNAPTOK_SIMD caps it.
   m.def(
