@@ -772,9 +772,13 @@ NB_MODULE(_core, m) {
           "from_buffer",
           [](nb::handle data) {
             const BytesView bytes(data, "data");
-            return snaptok::Pipeline::from_st_buffer(std::as_bytes(std::span(bytes.get())));
+            const auto raw = std::as_bytes(std::span(bytes.get()));
+            if (snaptok::st::has_magic(raw)) return snaptok::Pipeline::from_st_buffer(raw);
+            return snaptok::Pipeline::from_json(std::string_view(bytes.get().data(), bytes.get().size()));
           },
-          "data"_a, "Loads a tokenizer from the bytes of a .st file (see to_st_bytes).")
+          "data"_a,
+          "Loads a tokenizer from bytes: a tokenizer.json's (as HF from_buffer), or a .st file's\n"
+          "(see to_st_bytes), told apart by the .st magic.")
       .def_static(
           "_from_byte_ranks",
           [](std::string pattern, nb::dict ranks) {

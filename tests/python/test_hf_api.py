@@ -244,3 +244,12 @@ def test_components_answer_as_hfs(source):
         assert st.model.token_to_id(token) == hf.model.token_to_id(token), token
     for i in (0, 1, 5, 100, 10**6):
         assert st.model.id_to_token(i) == hf.model.id_to_token(i), i
+
+
+def test_from_buffer_takes_tokenizer_json_bytes_as_hf(source):
+    data = source.encode("utf-8")
+    hf = tokenizers.Tokenizer.from_buffer(data)
+    st = snaptok.Tokenizer.from_buffer(data)
+    assert ids_of(st) == ids_of(hf)
+    # .st bytes still load through the same call (told apart by their magic).
+    assert ids_of(snaptok.Tokenizer.from_buffer(st.to_st_bytes())) == ids_of(hf)

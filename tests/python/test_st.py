@@ -198,7 +198,7 @@ def test_st_cache_in_a_read_only_folder_still_loads(tmp_path):
 
 def test_damaged_files_get_clear_errors(tmp_path):
     image = snaptok.Tokenizer.from_file(str(GPT2)).to_st_bytes()
-    with pytest.raises(snaptok.SnaptokError, match=r"<buffer>: not a \.st file \(bad magic\)"):
+    with pytest.raises(snaptok.SnaptokError):  # not .st, so read as tokenizer.json: bad JSON
         snaptok.Tokenizer.from_buffer(b"{" * 100)
     with pytest.raises(snaptok.SnaptokError, match="truncated"):
         snaptok.Tokenizer.from_buffer(image[: len(image) // 2])
