@@ -265,12 +265,12 @@ def spy(monkeypatch):
     from snaptok import cli
 
     spies: list[SpyTokenizer] = []
-    real = cli._load_tokenizer
+    real = cli.loading.load_tokenizer
 
     def load(spec):
         tok, path, digest = real(spec)
         spies.append(SpyTokenizer(tok))
         return spies[-1], path, digest
 
-    monkeypatch.setattr(cli, "_load_tokenizer", load)
+    monkeypatch.setattr(cli.loading, "load_tokenizer", load)
     return spies

@@ -1,4 +1,4 @@
-"""Tests of the ``snaptok encode`` command line (snaptok/cli.py): options,
+"""Tests of the ``snaptok encode`` command line (the snaptok.cli package): options,
 document modes, errors. Input kinds and streaming: test_cli_inputs.py;
 formats, shards and resume: test_cli_output.py; helpers: cli_helpers.py.
 
@@ -150,7 +150,7 @@ def test_only_empty_lines_skipped_gives_no_documents(tmp_path):
 
 @pytest.mark.parametrize("batch_bytes", [1, 5, 7, 20, 1000])
 def test_batching_keeps_order_and_accounts_every_byte(batch_bytes):
-    from snaptok._cli_inputs import Batch, Docs, StreamChunk, StreamEnd, StreamStart, batches
+    from snaptok.cli.inputs import Batch, Docs, StreamChunk, StreamEnd, StreamStart, batches
 
     def docs(items, consumed):
         n = len(items)
@@ -420,17 +420,17 @@ def test_bad_options_are_usage_errors(tmp_path, capsys, args):
 
 
 def test_batch_bytes_accepts_units():
-    assert cli._parse_size("16M") == 16 << 20
-    assert cli._parse_size("512k") == 512 << 10
-    assert cli._parse_size("1GiB") == 1 << 30
-    assert cli._parse_size("4096") == 4096
-    assert cli._parse_size("2MB") == 2 << 20
+    assert cli.args.parse_size("16M") == 16 << 20
+    assert cli.args.parse_size("512k") == 512 << 10
+    assert cli.args.parse_size("1GiB") == 1 << 30
+    assert cli.args.parse_size("4096") == 4096
+    assert cli.args.parse_size("2MB") == 2 << 20
 
 
 def test_sizes_and_rates_are_printed_in_a_unit_that_suits_them():
-    assert cli._fmt_bytes(0) == "0 B"
-    assert cli._fmt_bytes(512) == "512 B"
-    assert cli._fmt_bytes(12_345) == "12.3 kB"
-    assert cli._fmt_bytes(4_500_000) == "4.5 MB"
-    assert cli._fmt_bytes(1_234_567_890_123) == "1,234.6 GB"
-    assert cli._fmt_rate(2_000) == "2.0 kB/s"
+    assert cli.progress.fmt_bytes(0) == "0 B"
+    assert cli.progress.fmt_bytes(512) == "512 B"
+    assert cli.progress.fmt_bytes(12_345) == "12.3 kB"
+    assert cli.progress.fmt_bytes(4_500_000) == "4.5 MB"
+    assert cli.progress.fmt_bytes(1_234_567_890_123) == "1,234.6 GB"
+    assert cli.progress.fmt_rate(2_000) == "2.0 kB/s"

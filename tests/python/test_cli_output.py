@@ -28,7 +28,8 @@ from cli_helpers import (IDX_HEADER, MIXED_LINES, RATE, assert_docs_equal, asser
                          read_shards, run_module, sample_lines, sample_text, shard_docs, split_docs,
                          tree, write_lines)
 from cli_helpers import gpt2_path, spy  # noqa: F401 (fixtures)
-from snaptok import _cli_shards, cli
+from snaptok import cli
+from snaptok.cli import shards as _cli_shards
 
 SHARD = 3000  # ids per shard in these tests: the sample's lines make ~25 shards
 
@@ -142,10 +143,10 @@ def test_bad_shard_size_is_a_usage_error(tmp_path, capsys, bad):
 
 
 def test_shard_size_units():
-    assert cli._parse_count("100M") == 100_000_000
-    assert cli._parse_count("2.5k") == 2500
-    assert cli._parse_count("1G") == cli._parse_count("1B") == 10**9
-    assert cli._parse_count("1_000") == cli._parse_count("1,000") == 1000
+    assert cli.args.parse_count("100M") == 100_000_000
+    assert cli.args.parse_count("2.5k") == 2500
+    assert cli.args.parse_count("1G") == cli.args.parse_count("1B") == 10**9
+    assert cli.args.parse_count("1_000") == cli.args.parse_count("1,000") == 1000
 
 
 def test_num_threads_and_its_alias(tmp_path):
@@ -305,7 +306,7 @@ _BLOCKING_RUN = textwrap.dedent("""
     import os, sys, time
     from snaptok import cli
     manifest, marker = sys.argv[1], sys.argv[2]
-    real = cli.batches
+    real = cli.encode.batches
 
     def batches(*a):
         # Before the 4th work item (by then the 1st is with the writer), wait
@@ -318,7 +319,7 @@ _BLOCKING_RUN = textwrap.dedent("""
                 time.sleep(600)
             yield item
 
-    cli.batches = batches
+    cli.encode.batches = batches
     sys.exit(cli.main(sys.argv[3:]))
 """)
 
@@ -472,8 +473,8 @@ class _FakeTerminal(io.StringIO):
 def test_tqdm_progress_on_a_terminal():
     pytest.importorskip("tqdm")
     stream = _FakeTerminal()
-    progress = cli._make_progress(1000, None, stream)
-    assert isinstance(progress, cli._TqdmProgress)
+    progress = cli.progress.make_progress(1000, None, stream)
+    assert isinstance(progress, cli.progress.TqdmProgress)
     progress.update(500, 123, force=True)
     progress.update(1000, 456, force=True)
     progress.close()
@@ -484,12 +485,12 @@ def test_tqdm_progress_on_a_terminal():
 def test_plain_progress_without_tqdm(monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", None)
     stream = _FakeTerminal()
-    progress = cli._make_progress(None, None, stream)
-    assert isinstance(progress, cli._Progress)
+    progress = cli.progress.make_progress(None, None, stream)
+    assert isinstance(progress, cli.progress.Progress)
     progress.update(2_000_000, 500, force=True)
     assert RATE.search(stream.getvalue()) and "tokens/s" in stream.getvalue()
-    assert cli._make_progress(10, None, io.StringIO()) is None  # small, not a terminal
-    assert isinstance(cli._make_progress(10, True, io.StringIO()), cli._Progress)
+    assert cli.progress.make_progress(10, None, io.StringIO()) is None  # small, not a terminal
+    assert isinstance(cli.progress.make_progress(10, True, io.StringIO()), cli.progress.Progress)
 
 
 def test_summary(tmp_path, capsys):
@@ -524,7 +525,7 @@ def test_engine_refusing_a_streamed_document_is_bad_input(tmp_path, monkeypatch,
     names the input (exit 2), not a tokenizer failure."""
     import snaptok
 
-    real = cli._load_tokenizer
+    real = cli.loading.load_tokenizer
 
     class Refusing:
         def __init__(self, tok):
@@ -542,7 +543,7 @@ def test_engine_refusing_a_streamed_document_is_bad_input(tmp_path, monkeypatch,
                     raise snaptok.SnaptokError("invalid UTF-8 at byte 12345")
             return Enc()
 
-    monkeypatch.setattr(cli, "_load_tokenizer", lambda spec: (Refusing(real(spec)[0]), *real(spec)[1:]))
+    monkeypatch.setattr(cli.loading, "load_tokenizer", lambda spec: (Refusing(real(spec)[0]), *real(spec)[1:]))
     src = tmp_path / "big.txt"
     src.write_text(sample_text(), encoding="utf-8")
     assert cli.main(["encode", str(src), "-o", str(tmp_path / "o.npz"), "--batch-bytes", "4K"]) == 2

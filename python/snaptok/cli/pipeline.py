@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._cli_common import CliError, EncodeFailed
-from ._cli_inputs import Batch, Skipped, StreamChunk, StreamEnd, StreamStart
-from ._cli_shards import ShardSet
+from .common import CliError, EncodeFailed
+from .inputs import Batch, Skipped, StreamChunk, StreamEnd, StreamStart
+from .shards import ShardSet
 
 # Work items in flight per stage (reading -> encoding -> writing).
 PIPELINE_DEPTH = 2

@@ -32,8 +32,8 @@ from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
-from ._cli_common import CliError, Cursor
-from ._cli_streams import (JSONL, MAX_READ, MIN_READ, PARQUET, TEXT, InputSpec, Stream,
+from .common import CliError, Cursor
+from .streams import (JSONL, MAX_READ, MIN_READ, PARQUET, TEXT, InputSpec, Stream,
                            Utf8Checker, check_utf8, decode_utf8, locate_line, utf8_error)
 
 __all__ = ["Batch", "DocumentSource", "Docs", "InputSpec", "Skipped", "StreamChunk", "StreamEnd",

@@ -1,7 +1,7 @@
 """Pieces shared by the ``snaptok encode`` modules: errors, cursors, files.
 
-``cli.py`` runs the command; ``_cli_inputs.py`` turns inputs into
-documents; ``_cli_shards.py`` writes the output files and the manifest.
+``encode`` runs the command; ``inputs`` turns inputs into documents;
+``shards`` writes the output files and the manifest.
 """
 
 from __future__ import annotations
@@ -10,6 +10,18 @@ import contextlib
 import os
 import tempfile
 from typing import NamedTuple
+
+PROG = "snaptok"
+DEFAULT_TOKENIZER = "gpt2"
+DEFAULT_FIELD = "text"
+DEFAULT_BATCH_BYTES = 16 << 20
+# Without a terminal, progress is shown only for inputs at least this large.
+PROGRESS_MIN_BYTES = 64 << 20
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
 class CliError(Exception):

@@ -29,7 +29,7 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from ._cli_common import CliError, Cursor, fsync_directory, publish, temp_path, unlink_quietly, \
+from .common import CliError, Cursor, fsync_directory, publish, temp_path, unlink_quietly, \
     write_file_atomically
 
 IDX_MAGIC = b"SNAPTIDX"

@@ -2,7 +2,7 @@
 decompressing it (gzip, zstandard; standard input sniffed for both), and
 UTF-8 checks whose messages name the line and the byte offset.
 
-``_cli_inputs.py`` turns these bytes into documents.
+``inputs`` turns these bytes into documents.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 import zlib
 from typing import Callable, List, Optional, Tuple
 
-from ._cli_common import CliError
+from .common import CliError
 
 TEXT, LINES, JSONL, PARQUET = "text", "lines", "jsonl", "parquet"
 _GZIP_MAGIC = b"\x1f\x8b"

@@ -1,0 +1,208 @@
+"""``snaptok encode``: a corpus of any size into token ids, streaming.
+
+Reading (``streams``, ``inputs``), encoding (``Tokenizer.encode_to_numpy``
+and ``Tokenizer.document_encoder``, GIL released, all cores) and writing
+(``shards``) run in three threads, each a bounded queue ahead of the next
+(``pipeline``). Every file is written under a temporary name and renamed
+when complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from importlib import resources
+
+import numpy as np
+
+from . import loading
+from . import progress as progress_mod
+from .common import DEFAULT_FIELD, EXIT_OK, PROG, CliError, Cursor
+from .inputs import Batch, DocumentSource, InputSpec, Skipped, StreamStart, batches
+from .pipeline import Encoder, Writer, run_pipeline, sigterm_as_exception
+from .progress import fmt_bytes, fmt_rate
+from .shards import Manifest, OutputLayout, ShardSet, remove_previous, resume_manifest
+
+_UINT16_LIMIT = 1 << 16
+
+
+def check_output(args: argparse.Namespace) -> str:
+    """Validates -o against --format; returns the format."""
+    output = args.output
+    lower = output.lower()
+    fmt = args.format or ("bin" if lower.endswith(".bin") else "npz")
+    if fmt == "npz" and lower.endswith((".bin", ".idx")):
+        raise CliError(f"{output}: a .bin/.idx name, but --format is npz")
+    if fmt == "bin" and lower.endswith(".npz"):
+        raise CliError(f"{output}: a .npz name, but --format is bin (use e.g. -o out.bin)")
+    if fmt == "bin" and args.compress:
+        raise CliError("--compress applies to --format npz only")
+    if args.resume and args.shard_size is None:
+        raise CliError("--resume needs --shard-size (only sharded runs can be resumed)")
+    if os.path.isdir(output):
+        raise CliError(f"{output}: output is a directory, expected a file name such as out.npz")
+    out_dir = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(out_dir):
+        raise CliError(f"{output}: output directory {out_dir!r} does not exist")
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``snaptok encode``; returns the exit status (errors raise)."""
+    out_stream, err_stream = sys.stdout, sys.stderr
+    if args.field is not None:
+        args.jsonl = True
+    field = args.field if args.field is not None else DEFAULT_FIELD
+    fmt = check_output(args)
+    sharded = args.shard_size is not None
+
+    with contextlib.ExitStack() as stack:
+        paths = list(args.inputs)
+        if not paths:
+            sample = loading.data_dir().joinpath("sample.txt")
+            if not sample.is_file():
+                raise CliError("no INPUT given, and the bundled sample text is missing")
+            paths = [str(stack.enter_context(resources.as_file(sample)))]
+        if paths.count("-") > 1:
+            raise CliError("standard input ('-') can be given only once")
+        if args.resume and "-" in paths:
+            raise CliError("--resume cannot check standard input against the manifest; give files")
+        inputs = [InputSpec(p, jsonl=args.jsonl, lines=args.lines) for p in paths]
+
+        t0 = time.perf_counter()
+        tokenizer, tokenizer_path, tokenizer_sha = loading.load_tokenizer(args.tokenizer)
+        load_s = time.perf_counter() - t0
+
+        dtype = np.dtype(args.dtype)
+        if dtype == np.uint16:
+            vocab = int(tokenizer.get_vocab_size())
+            if vocab > _UINT16_LIMIT:
+                raise CliError(
+                    f"--dtype uint16 cannot hold the ids of {tokenizer_path!r}: its "
+                    f"vocabulary has {vocab:,} tokens (uint16 holds at most {_UINT16_LIMIT:,}); "
+                    "use --dtype uint32"
+                )
+
+        layout = OutputLayout(args.output, fmt, sharded)
+        add_special = not args.no_special_tokens
+        manifest = None
+        if sharded:
+            header = {
+                "output": {"format": fmt, "dtype": dtype.name, "shard_size": args.shard_size,
+                           "compress": bool(args.compress)},
+                "options": {"add_special_tokens": add_special, "lines": bool(args.lines),
+                            "jsonl": bool(args.jsonl), "field": field,
+                            "skip_empty": bool(args.skip_empty)},
+                "tokenizer": {"path": tokenizer_path, "sha256": tokenizer_sha},
+                "inputs": [spec.describe() for spec in inputs],
+            }
+            if args.resume:
+                manifest = resume_manifest(layout, header)
+                layout.remove_leftovers()
+            else:
+                if os.path.exists(layout.manifest_path):
+                    if not args.overwrite:
+                        raise CliError(
+                            f"{layout.manifest_path} exists from an earlier run: pass --resume to "
+                            "continue it, or --overwrite to replace its shards")
+                    remove_previous(layout)
+                manifest = Manifest(layout.manifest_path, header)
+        shards = ShardSet(layout, dtype=dtype, shard_size=args.shard_size,
+                          compress=args.compress, manifest=manifest)
+        resumed = (len(shards.done), shards.documents, shards.tokens) if args.resume else None
+        start = manifest.next_cursor() if manifest is not None else Cursor(0, 0, 1)
+
+        total = None
+        if all(spec.size is not None for spec in inputs):
+            total = sum(spec.size for spec in inputs)
+        progress = None if args.quiet else progress_mod.make_progress(total, args.progress, err_stream)
+        source = DocumentSource(inputs, field=field, skip_empty=args.skip_empty,
+                                batch_bytes=args.batch_bytes, start=start)
+        encoder = Encoder(tokenizer, add_special, args.threads, dtype)
+        writer = Writer(shards)
+        counts = {"done": 0, "skipped": 0, "tokens": 0}
+        warned = []
+
+        def on_done(item, result) -> None:
+            counts["done"] += item.consumed
+            if isinstance(item, Skipped):
+                counts["skipped"] += item.consumed
+                if progress:
+                    progress.skipped = counts["skipped"]
+            elif result is not None:
+                counts["tokens"] += len(result[0]) if isinstance(item, Batch) else len(result)
+            if progress:
+                progress.update(counts["done"], counts["tokens"])
+
+        def check_item(item) -> None:
+            if not isinstance(item, StreamStart):
+                return
+            if not hasattr(tokenizer, "document_encoder"):
+                raise CliError(
+                    f"{item.name}: a document larger than --batch-bytes needs "
+                    "Tokenizer.document_encoder, which this snaptok build lacks; raise "
+                    "--batch-bytes above the document's size")
+            if not warned and not getattr(tokenizer, "can_split_documents", True):
+                warned.append(True)
+                if not args.quiet:
+                    err_stream.write(
+                        f"{PROG}: warning: {tokenizer_path} has no exact cut points, so a document "
+                        "larger than --batch-bytes is held whole in memory until its end\n")
+
+        t1 = time.perf_counter()
+        if manifest is not None and manifest.complete:
+            pass  # --resume of a finished run: nothing left to do
+        else:
+            try:
+                with sigterm_as_exception():
+                    run_pipeline(batches(source.events(), args.batch_bytes), encoder, writer,
+                                  on_done, check_item)
+                    shards.finish(Cursor(len(inputs), 0, 1))
+                if progress:
+                    progress.update(counts["done"], counts["tokens"], force=True)
+            except BaseException:
+                shards.abort()
+                raise
+            finally:
+                if progress:
+                    progress.close()
+        run_s = time.perf_counter() - t1
+
+    if not args.quiet:
+        print_summary(out_stream, args, layout, shards, dtype, counts, source, run_s, load_s,
+                       tokenizer_path, resumed)
+    return EXIT_OK
+
+
+def print_summary(stream, args, layout, shards, dtype, counts, source, run_s, load_s,
+                   tokenizer_path, resumed) -> None:
+    secs = max(run_s, 1e-9)
+    read = counts["done"] - counts["skipped"]
+    lines = [
+        f"documents  {shards.documents:,}",
+        f"input      {fmt_bytes(read)}"
+        + (f" ({fmt_bytes(source.text_bytes)} of text)" if source.text_bytes != read else ""),
+        f"tokens     {shards.tokens:,} ({dtype.name})",
+    ]
+    files = [s["files"][0] for s in shards.done]
+    if resumed is not None:
+        lines.append(f"resumed    after {resumed[0]:,} shard(s) holding {resumed[1]:,} documents, "
+                     f"{resumed[2]:,} tokens")
+    if layout.sharded:
+        lines.append(f"shards     {len(shards.done):,} ({files[0]} .. {files[-1]})" if files
+                     else "shards     0")
+    lines += [
+        f"time       {secs:,.2f} s (read, encode and write overlapped), "
+        f"{load_s * 1e3:,.0f} ms tokenizer load",
+        f"speed      {fmt_rate(read / secs)}, {counts['tokens'] / secs:,.0f} tokens/s",
+        f"tokenizer  {tokenizer_path}",
+    ]
+    if layout.sharded:
+        lines.append(f"output     {layout.manifest_path}")
+    else:
+        lines.append(f"output     {' + '.join(layout.shard_files(0))}")
+    stream.write("\n".join(lines) + "\n")
+    stream.flush()
