@@ -666,9 +666,10 @@ NB_MODULE(_core, m) {
       m, "DecodeStream",
       "Decodes ids as a model generates them (HF tokenizers.decoders.DecodeStream): each\n"
       "step returns the text its ids add, or None while a char is still cut off.\n\n"
-      ">>> stream = snaptok.DecodeStream(skip_special_tokens=True)\n"
-      ">>> [stream.step(tok, i) for i in tok.encode('Hello 😀').ids]\n"
-      "['Hello', None, ' 😀']")
+      "Examples:\n"
+      "    >>> stream = snaptok.DecodeStream(skip_special_tokens=True)\n"
+      "    >>> [stream.step(tok, i) for i in tok.encode('Hello 😀').ids]\n"
+      "    ['Hello', None, ' 😀']")
       .def(
           "__init__",
           [](snaptok::DecodeStream* self, nb::handle ids, bool skip_special_tokens) {

@@ -51,7 +51,7 @@ if [ "$(cat "$venv/.snaptok-tools" 2>/dev/null)" != "$tools_stamp" ]; then
   echo "$tools_stamp" >"$venv/.snaptok-tools"
 fi
 
-# 2. snaptok itself, with the test extras, when anything it is built from changed.
+# 2. snaptok itself, with the test and docs extras, when anything it is built from changed.
 inputs=()
 for p in CMakeLists.txt pyproject.toml cmake include bindings python; do
   [ -e "$p" ] && inputs+=("$p")
@@ -65,10 +65,10 @@ source_stamp=$( {
 if [ "${SNAPTOK_FORCE_INSTALL:-0}" = 1 ] \
    || [ "$(cat "$venv/.snaptok-installed" 2>/dev/null)" != "$source_stamp" ] \
    || ! "$vpy" -c 'import snaptok' >/dev/null 2>&1; then
-  echo "setup: building and installing snaptok (pip install .[test])"
+  echo "setup: building and installing snaptok (pip install .[test,docs])"
   start=$SECONDS
   rm -f "$venv/.snaptok-installed"
-  "$vpy" -m pip install -q --disable-pip-version-check --no-build-isolation ".[test]"
+  "$vpy" -m pip install -q --disable-pip-version-check --no-build-isolation ".[test,docs]"
   echo "$source_stamp" >"$venv/.snaptok-installed"
   echo "setup: snaptok installed in $((SECONDS - start)) s"
 else

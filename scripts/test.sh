@@ -2,8 +2,8 @@
 # Runs every test: C++ (doctest via ctest), the concurrency tests under
 # ThreadSanitizer and ASan+UBSan, a short ASan+UBSan libFuzzer run of every
 # fuzz target (fuzz/run.sh), the CMake consumer projects, the NEON
-# cross-compile check, the conda recipe check, the Python tests, and a Python
-# subset against an ASan+UBSan build of the module. Each
+# cross-compile check, the conda recipe check, the Python tests, a Python
+# subset against an ASan+UBSan build of the module, and the docs site. Each
 # step runs even if an earlier one failed; the exit status is non-zero if any
 # failed.
 #
@@ -52,6 +52,9 @@ step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
 # listed so that the step's time stays visible.
 step "Python tests" .venv/bin/python -m pytest tests/python -q -n "$jobs" --durations=20
 step "Python under ASan" tests/python/run_asan_subset.sh build/asan-python
+# The docs site from the installed package's docstrings and stubs; --strict
+# fails on any warning (a broken reference, an undocumented return).
+step "docs" env NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
 
 printf '\n==> summary\n'
 printf '  %s\n' "${summary[@]}"

@@ -20,12 +20,14 @@ visible difference: an error from the engine is a ``snaptok.SnaptokError``
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._core import Tokenizer
 
 __all__ = ["patch"]
 
 
-def patch(tokenizer):
+def patch(tokenizer: Any) -> Any:
     """Swaps the engine of a transformers fast tokenizer for snaptok's, in place.
 
     Args:
@@ -34,8 +36,7 @@ def patch(tokenizer):
             ``tokenizer.json``).
 
     Returns:
-        The same object, now encoding and decoding with snaptok (its
-        configuration, truncation and padding carried over).
+        The same object, now encoding and decoding with snaptok (its configuration, truncation and padding carried over).
 
     Raises:
         TypeError: ``tokenizer`` has no Hugging Face engine to swap (a slow,
