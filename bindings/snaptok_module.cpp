@@ -413,6 +413,15 @@ nb::object component_of(nb::pointer_and_handle<snaptok::Pipeline> self, const ch
   return nb::cast(T{{nb::borrow(self.h), std::move(json), std::move(type)}});
 }
 
+// Adds the read-only property `stage` to the Tokenizer class.
+// `sig`: its stub signature, a literal.
+template <class T>
+void def_component(nb::class_<snaptok::Pipeline>& cls, const char* stage, const char* sig, const char* doc) {
+  cls.def_prop_ro(
+      stage, [stage](nb::pointer_and_handle<snaptok::Pipeline> self) { return component_of<T>(self, stage); },
+      nb::for_getter(nb::sig(sig)), doc);
+}
+
 // "Type(key=value, ...)": the type and its settings, as Python values.
 std::string component_repr(const Component& c) {
   const nb::object config = nb::module_::import_("json").attr("loads")(c.json);
@@ -753,7 +762,24 @@ NB_MODULE(_core, m) {
           },
           "tokens"_a, "Returns the text of `tokens` after this decoder alone (HF decoder.decode).");
 
-  nb::class_<snaptok::Pipeline>(m, "Tokenizer", "A tokenizer loaded from a tokenizer.json or a .st file.")
+  nb::class_<snaptok::Pipeline> tokenizer_class(m, "Tokenizer",
+                                                "A tokenizer loaded from a tokenizer.json or a .st file.");
+  def_component<NormalizerComponent>(tokenizer_class, "normalizer",
+                                     "def normalizer(self, /) -> Normalizer | None",
+                                     "The normalizer (a snaptok.Normalizer), or None.");
+  def_component<PreTokenizerComponent>(tokenizer_class, "pre_tokenizer",
+                                       "def pre_tokenizer(self, /) -> PreTokenizer | None",
+                                       "The pre-tokenizer (a snaptok.PreTokenizer), or None.");
+  def_component<ModelComponent>(tokenizer_class, "model",
+                                "def model(self, /) -> Model",
+                                "The model (a snaptok.Model): its type and settings.");
+  def_component<PostProcessorComponent>(tokenizer_class, "post_processor",
+                                        "def post_processor(self, /) -> PostProcessor | None",
+                                        "The post-processor (a snaptok.PostProcessor), or None.");
+  def_component<DecoderComponent>(tokenizer_class, "decoder",
+                                  "def decoder(self, /) -> Decoder | None",
+                                  "The decoder (a snaptok.Decoder), or None.");
+  tokenizer_class
       .def_static(
           "from_file",
           [](const std::filesystem::path& path, nb::handle st_cache) {
@@ -972,21 +998,6 @@ NB_MODULE(_core, m) {
           "Returns a DocumentEncoder for one document fed in pieces (a large file, a stream)\n"
           "under the current settings. Once part_bytes are held back, it encodes the text\n"
           "before the last exact cut point, on num_threads threads.")
-      .def_prop_ro("normalizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
-            return component_of<NormalizerComponent>(self, "normalizer");
-          }, nb::for_getter(nb::sig("def normalizer(self, /) -> Normalizer | None")), "The normalizer (a snaptok.Normalizer), or None.")
-      .def_prop_ro("pre_tokenizer", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
-            return component_of<PreTokenizerComponent>(self, "pre_tokenizer");
-          }, nb::for_getter(nb::sig("def pre_tokenizer(self, /) -> PreTokenizer | None")), "The pre-tokenizer (a snaptok.PreTokenizer), or None.")
-      .def_prop_ro("model", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
-            return component_of<ModelComponent>(self, "model");
-          }, nb::for_getter(nb::sig("def model(self, /) -> Model")), "The model (a snaptok.Model): its type and settings.")
-      .def_prop_ro("post_processor", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
-            return component_of<PostProcessorComponent>(self, "post_processor");
-          }, nb::for_getter(nb::sig("def post_processor(self, /) -> PostProcessor | None")), "The post-processor (a snaptok.PostProcessor), or None.")
-      .def_prop_ro("decoder", [](nb::pointer_and_handle<snaptok::Pipeline> self) {
-            return component_of<DecoderComponent>(self, "decoder");
-          }, nb::for_getter(nb::sig("def decoder(self, /) -> Decoder | None")), "The decoder (a snaptok.Decoder), or None.")
       .def_prop_ro(
           "fused_path", [](const snaptok::Pipeline& t) { return std::string(t.fused_path()); },
           "The fused ids-only path chosen at load: 'byte-level BPE', 'SentencePiece BPE',\n"
