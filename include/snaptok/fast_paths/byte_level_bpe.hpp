@@ -24,6 +24,7 @@
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 #include "snaptok/scanners/cut_points.hpp"
+#include "snaptok/scanners/registry.hpp"
 
 namespace snaptok {
 
@@ -107,8 +108,7 @@ class ByteLevelBpePath {
       if (i + 1 == splits_.size() && plain_byte_level_) {
         // The last cut, and ByteLevel only maps bytes: pieces go straight
         // to the model.
-        for_each_isolated(split.regex(), text,
-                          [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
+        add_isolated(split.regex(), text, out);
       } else {
         for_each_isolated(split.regex(), text, [&](std::string_view p) { run_split(i + 1, p, out); });
       }
@@ -144,8 +144,40 @@ class ByteLevelBpePath {
       out.add(text);
       return;
     }
-    for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text,
-                      [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
+    add_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
+  }
+
+  // A scanner's matches straight into the batch, with the text between
+  // them (a Split with behavior Isolated: every match and every gap is a
+  // piece); the all-ASCII blocks of scan_blocks in bulk (add_starts), so the
+  // batch's count and the position stay in registers.
+  struct ScannerPieces {
+    Pieces& out;
+    std::string_view text;
+    std::size_t prev = 0;  // end of the last piece queued
+    SNAPTOK_ALWAYS_INLINE void operator()(std::size_t s, std::size_t e) {
+      if (prev != s) out.add(text.substr(prev, s - prev));
+      out.add(text.substr(s, e - s));
+      prev = e;
+    }
+    SNAPTOK_ALWAYS_INLINE void add_starts(std::size_t& cur, std::size_t base, std::uint64_t starts) {
+      out.add_starts(text.data(), cur, base, starts);  // from cur == prev: scan_blocks' matches tile
+      prev = cur;
+    }
+    void finish() {
+      if (prev < text.size()) out.add(text.substr(prev));
+    }
+  };
+
+  // Queues the pieces of `regex` (Isolated) on `text`: through its scanner
+  // when it has one, else Oniguruma's matches.
+  static void add_isolated(const detail::Regex& regex, std::string_view text, Pieces& out) {
+    ScannerPieces sink{out, text};
+    if (scanners::run_scanner(regex.scanner(), text, sink)) {
+      sink.finish();
+      return;
+    }
+    for_each_isolated(regex, text, [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
   }
 
   // Calls fn(piece) for every match of `regex` in `text` and every gap

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <bit>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -49,6 +50,28 @@ class PieceBatch {
     if (count_ == kBatch) flush();
     batch_[count_] = {piece.data(), piece.size()};
     count_ += !piece.empty();
+  }
+
+  // Queues the pieces of one block whose starts are the bits of `starts`
+  // (bit k: a piece starts at base + k), the first from `cur`; sets `cur`
+  // to the last start. Count and position stay in registers.
+  SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
+                                        std::uint64_t starts) {
+    std::size_t count = count_;
+    std::size_t at = cur;
+    for (; starts != 0; starts &= starts - 1) {
+      if (count == kBatch) {
+        count_ = count;
+        flush();
+        count = 0;
+      }
+      const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
+      batch_[count] = {text + at, j - at};
+      ++count;
+      at = j;
+    }
+    count_ = count;
+    cur = at;
   }
 
   // Encodes every queued piece, in order, appending their ids to the result.

@@ -261,7 +261,10 @@ struct Text {
 // it (bit j: base + j) and returns true, or returns false, and then
 // match_end(i) (the end of the match at i) walks from the match in progress
 // past the block. A match start is a cut that any start before it leads
-// to, so both agree wherever both answer.
+// to, so both agree wherever both answer. The matches tile the text. A sink
+// with fn.add_starts(cur, base, starts) takes a block's matches at once:
+// the match in progress from `cur`, then one from each start bit; it sets
+// `cur` to the last start.
 template <class BlockStarts, class MatchEnd, class Fn>
 void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
@@ -273,10 +276,14 @@ void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& matc
     std::uint64_t starts;
     if (m.nonascii == 0 && block_starts(base, m, starts)) {
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
-      for (; starts != 0; starts &= starts - 1) {
-        const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
-        fn(cur, j);
-        cur = j;
+      if constexpr (requires { fn.add_starts(cur, base, starts); }) {
+        fn.add_starts(cur, base, starts);  // a sink that takes the block's matches at once
+      } else {
+        for (; starts != 0; starts &= starts - 1) {
+          const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
+          fn(cur, j);
+          cur = j;
+        }
       }
       base += simd::kBlockBytes;
       continue;
