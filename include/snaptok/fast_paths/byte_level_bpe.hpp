@@ -24,7 +24,6 @@
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 #include "snaptok/scanners/cut_points.hpp"
-#include "snaptok/scanners/registry.hpp"
 
 namespace snaptok {
 
@@ -147,7 +146,7 @@ class ByteLevelBpePath {
     add_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
   }
 
-  // A scanner's matches straight into the batch, with the text between
+  // A regex's matches straight into the batch, with the text between
   // them (a Split with behavior Isolated: every match and every gap is a
   // piece); the all-ASCII blocks of scan_blocks in bulk (add_starts), so the
   // batch's count and the position stay in registers.
@@ -169,15 +168,12 @@ class ByteLevelBpePath {
     }
   };
 
-  // Queues the pieces of `regex` (Isolated) on `text`: through its scanner
-  // when it has one, else Oniguruma's matches.
+  // Queues the pieces of `regex` (Isolated) on `text`: its scanner's
+  // matches (in bulk where it can), else Oniguruma's.
   static void add_isolated(const detail::Regex& regex, std::string_view text, Pieces& out) {
     ScannerPieces sink{out, text};
-    if (scanners::run_scanner(regex.scanner(), text, sink)) {
-      sink.finish();
-      return;
-    }
-    for_each_isolated(regex, text, [&](std::string_view p) SNAPTOK_ALWAYS_INLINE_LAMBDA { out.add(p); });
+    regex.for_each_match(text, sink);
+    sink.finish();
   }
 
   // Calls fn(piece) for every match of `regex` in `text` and every gap
