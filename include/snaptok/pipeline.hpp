@@ -179,11 +179,7 @@ class Pipeline {
   /// "pre_tokenizer", "post_processor" or "decoder" ("null" when there is
   /// none); for "model", its settings without the vocabulary and merges.
   std::string component_json(std::string_view stage) const {
-    if (stage != "model") return pipeline_json_.member(stage);
-    std::string json = pipeline_json_.text(model_->type_name(), *settings_.load());
-    const simdjson::padded_string padded(json);
-    simdjson::dom::parser parser;
-    return simdjson::minify(parser.parse(padded)["model"].value());
+    return stage == "model" ? pipeline_json_.model_json(model_->type_name()) : pipeline_json_.member(stage);
   }
 
   /// Returns `text` after the normalizer alone (HF normalize_str; `text`

@@ -49,6 +49,15 @@ class PipelineJson {
     return "null";
   }
 
+  /// Returns the model's JSON object: type `model_type`, its settings as
+  /// loaded, then `tables` (members for the vocabulary and merges, or none).
+  std::string model_json(std::string_view model_type, std::string_view tables = {}) const {
+    std::string out = "{\"type\":" + detail::json_quote(model_type);
+    for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
+    if (!tables.empty()) out += "," + std::string(tables);
+    return out + "}";
+  }
+
   /// Returns the section's JSON for a model of type `model_type` and the
   /// tokenizer's current `settings`.
   std::string text(std::string_view model_type, const EncodeSettings& settings) const {
@@ -56,9 +65,8 @@ class PipelineJson {
     for (const auto& [key, value] : root_) out += detail::json_quote(key) + ":" + value + ",";
     out += "\"truncation\":" + (settings.truncation ? to_json(*settings.truncation) : "null");
     out += ",\"padding\":" + (settings.padding ? to_json(*settings.padding) : "null");
-    out += ",\"model\":{\"type\":" + detail::json_quote(model_type);
-    for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
-    out += "},\"snaptok\":{\"encode_special_tokens\":";
+    out += ",\"model\":" + model_json(model_type);
+    out += ",\"snaptok\":{\"encode_special_tokens\":";
     out += settings.encode_special_tokens ? "true" : "false";
     out += ",\"cache_budget\":" + std::to_string(settings.cache_budget->total()) + "}}";
     return out;
@@ -79,11 +87,7 @@ class PipelineJson {
     for (const auto& [key, value] : root_) {
       if (key != "version") out += "," + detail::json_quote(key) + ":" + value;
     }
-    out += ",\"model\":{\"type\":" + detail::json_quote(model_type);
-    for (const auto& [key, value] : model_) out += "," + detail::json_quote(key) + ":" + value;
-    out += ",";
-    out += model_tables;
-    return out + "}}";
+    return out + ",\"model\":" + model_json(model_type, model_tables) + "}";
   }
 
  private:
