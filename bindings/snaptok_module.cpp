@@ -383,6 +383,46 @@ std::vector<snaptok::Encoding> encode_batch(const snaptok::Pipeline& t, nb::hand
       add_special_tokens, num_threads, fast);
 }
 
+// HF's Python AddedToken: a `normalized` left unset follows `special` (a
+// special token is matched on the raw text), also after the `special`
+// setter or add_special_tokens has changed it.
+struct PyAddedToken {
+  snaptok::AddedToken flags;
+  bool normalized_given = true;
+
+  snaptok::AddedToken token() const {
+    snaptok::AddedToken t = flags;
+    if (!normalized_given) t.normalized = !t.special;
+    return t;
+  }
+};
+
+// The tokens of add_tokens / add_special_tokens (`special`): each a str
+// (normalized unless special) or an AddedToken (snaptok's or HF's), which
+// add_special_tokens marks special in place, as HF does.
+std::vector<snaptok::AddedToken> added_tokens_arg(nb::handle tokens, bool special) {
+  std::vector<snaptok::AddedToken> out;
+  for (nb::handle item : items_of(tokens, "tokens")) {
+    if (nb::isinstance<nb::str>(item)) {
+      out.push_back({.content = nb::cast<std::string>(item), .normalized = !special, .special = special});
+    } else if (nb::isinstance<PyAddedToken>(item)) {
+      PyAddedToken& token = nb::cast<PyAddedToken&>(item);
+      if (special) token.flags.special = true;
+      out.push_back(token.token());
+    } else if (nb::hasattr(item, "content") && nb::hasattr(item, "normalized")) {
+      // Another library's AddedToken (tokenizers.AddedToken, which
+      // transformers passes), read through its attributes.
+      if (special) nb::setattr(item, "special", nb::bool_(true));
+      auto flag = [&](const char* name) { return nb::cast<bool>(item.attr(name)); };
+      out.push_back({nb::cast<std::string>(item.attr("content")), flag("single_word"), flag("lstrip"),
+                     flag("rstrip"), flag("normalized"), flag("special")});
+    } else {
+      throw nb::type_error("Input must be a List[Union[str, AddedToken]]");
+    }
+  }
+  return out;
+}
+
 // One stage of a tokenizer, as HF's component objects show it
 // (tokenizer.normalizer, .pre_tokenizer, .model, .post_processor,
 // .decoder): its type and settings, and what the stage does alone. It keeps
@@ -594,38 +634,60 @@ NB_MODULE(_core, m) {
       .def("__copy__", [](const snaptok::Encoding& e) { return e; })
       .def("__deepcopy__", [](const snaptok::Encoding& e, nb::handle) { return e; }, "memo"_a);
 
-  nb::class_<snaptok::AddedToken>(m, "AddedToken",
-                                  "A token matched in the text before the model runs (HF AddedToken).")
+  nb::class_<PyAddedToken>(m, "AddedToken",
+                           "A token matched in the text before the model runs (HF AddedToken).\n\n"
+                           "    >>> t = snaptok.AddedToken(\"<tool>\", special=True)\n"
+                           "    >>> (t.content, t.normalized, t.special)\n"
+                           "    ('<tool>', False, True)")
       .def(
           "__init__",
-          [](snaptok::AddedToken* t, std::string content, bool single_word, bool lstrip, bool rstrip,
+          [](PyAddedToken* t, std::string content, bool single_word, bool lstrip, bool rstrip,
              std::optional<bool> normalized, bool special) {
-            // HF: normalized defaults to the opposite of special.
-            new (t) snaptok::AddedToken{std::move(content), single_word, lstrip, rstrip,
-                                        normalized.value_or(!special), special};
+            new (t) PyAddedToken{{std::move(content), single_word, lstrip, rstrip, normalized.value_or(true), special},
+                                 normalized.has_value()};
           },
-          "content"_a, "single_word"_a = false, "lstrip"_a = false, "rstrip"_a = false,
-          "normalized"_a = nb::none(), "special"_a = false)
-      .def_ro("content", &snaptok::AddedToken::content)
-      .def_ro("single_word", &snaptok::AddedToken::single_word)
-      .def_ro("lstrip", &snaptok::AddedToken::lstrip)
-      .def_ro("rstrip", &snaptok::AddedToken::rstrip)
-      .def_ro("normalized", &snaptok::AddedToken::normalized)
-      .def_ro("special", &snaptok::AddedToken::special)
-      .def("__str__", [](const snaptok::AddedToken& t) { return t.content; })
+          "content"_a = "", "single_word"_a = false, "lstrip"_a = false, "rstrip"_a = false,
+          "normalized"_a = nb::none(), "special"_a = false,
+          "`normalized` left out follows `special`: a special token is matched on the raw text.")
+      .def_prop_rw(
+          "content", [](const PyAddedToken& t) { return t.flags.content; },
+          [](PyAddedToken& t, std::string content) { t.flags.content = std::move(content); })
+      .def_prop_ro("single_word", [](const PyAddedToken& t) { return t.flags.single_word; })
+      .def_prop_ro("lstrip", [](const PyAddedToken& t) { return t.flags.lstrip; })
+      .def_prop_ro("rstrip", [](const PyAddedToken& t) { return t.flags.rstrip; })
+      .def_prop_ro("normalized", [](const PyAddedToken& t) { return t.token().normalized; })
+      .def_prop_rw(
+          "special", [](const PyAddedToken& t) { return t.flags.special; },
+          [](PyAddedToken& t, bool special) { t.flags.special = special; })
+      .def("__str__", [](const PyAddedToken& t) { return t.flags.content; })
       .def("__repr__",
-           [](const snaptok::AddedToken& t) {
+           [](const PyAddedToken& pt) {
+             const snaptok::AddedToken t = pt.token();
              auto flag = [](bool b) { return b ? "True" : "False"; };
              return std::string("AddedToken(\"") + t.content + "\", rstrip=" + flag(t.rstrip) + ", lstrip=" + flag(t.lstrip) + ", single_word=" +
                     flag(t.single_word) + ", normalized=" + flag(t.normalized) + ", special=" + flag(t.special) +
                     ")";
            })
-      .def("__eq__",
-           [](const snaptok::AddedToken& a, const snaptok::AddedToken& b) {
-             return a.content == b.content && a.single_word == b.single_word && a.lstrip == b.lstrip &&
-                    a.rstrip == b.rstrip && a.normalized == b.normalized && a.special == b.special;
+      .def("__eq__", [](const PyAddedToken& a, const PyAddedToken& b) { return a.token() == b.token(); })
+      .def("__hash__", [](const PyAddedToken& t) { return nb::hash(nb::str(t.flags.content.data(), t.flags.content.size())); })
+      .def("__getstate__",
+           [](const PyAddedToken& pt) {
+             const snaptok::AddedToken t = pt.token();
+             nb::dict d;
+             d["content"] = t.content;
+             d["single_word"] = t.single_word;
+             d["lstrip"] = t.lstrip;
+             d["rstrip"] = t.rstrip;
+             d["normalized"] = t.normalized;
+             d["special"] = t.special;
+             return d;
            })
-      .def("__hash__", [](const snaptok::AddedToken& t) { return nb::hash(nb::str(t.content.data(), t.content.size())); });
+      .def("__setstate__", [](PyAddedToken& t, nb::dict d) {
+        new (&t) PyAddedToken{{nb::cast<std::string>(d["content"]), nb::cast<bool>(d["single_word"]),
+                               nb::cast<bool>(d["lstrip"]), nb::cast<bool>(d["rstrip"]),
+                               nb::cast<bool>(d["normalized"]), nb::cast<bool>(d["special"])},
+                              true};
+      });
 
   nb::class_<PyDocumentEncoder>(
       m, "DocumentEncoder",
@@ -877,7 +939,7 @@ NB_MODULE(_core, m) {
             nb::dict out;
             for (const auto& [token, id] : t.model().vocab()) out[nb::str(token.data(), token.size())] = id;
             if (with_added_tokens) {
-              for (const auto& [id, token] : t.added_vocabulary().tokens()) {
+              for (const auto& [id, token] : t.added_vocabulary()->tokens()) {
                 out[nb::str(token.content.data(), token.content.size())] = id;
               }
             }
@@ -886,10 +948,33 @@ NB_MODULE(_core, m) {
           "with_added_tokens"_a = true, "{token: id} for the vocabulary (and the added tokens).",
           nb::sig("def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]"))
       .def(
+          "add_tokens",
+          [](snaptok::Pipeline& t, nb::handle tokens) { return t.add_tokens(added_tokens_arg(tokens, false)); },
+          "tokens"_a,
+          "Adds tokens matched in the text before the model runs (HF add_tokens): each a str or an\n"
+          "AddedToken. A token already in the vocabulary keeps its id; a new one gets the next id.\n"
+          "Returns how many were taken (not the empty ones, nor those already there unchanged).\n\n"
+          "    >>> tok.add_tokens([\"snaptokenizer\"])\n"
+          "    1\n"
+          "    >>> tok.encode(\"a snaptokenizer\").tokens[-1]\n"
+          "    'snaptokenizer'",
+          nb::sig("def add_tokens(self, tokens: typing.Iterable[str | AddedToken]) -> int"))
+      .def(
+          "add_special_tokens",
+          [](snaptok::Pipeline& t, nb::handle tokens) { return t.add_tokens(added_tokens_arg(tokens, true)); },
+          "tokens"_a,
+          "Adds special tokens (HF add_special_tokens): as add_tokens, with each token marked special\n"
+          "(an AddedToken given is changed in place), so decode can skip it. Returns how many were taken.\n\n"
+          "    >>> tok.add_special_tokens([\"<|tool|>\"])\n"
+          "    1\n"
+          "    >>> tok.decode(tok.encode(\"<|tool|> hi\").ids)\n"
+          "    ' hi'",
+          nb::sig("def add_special_tokens(self, tokens: typing.Iterable[str | AddedToken]) -> int"))
+      .def(
           "get_added_tokens_decoder",
           [](const snaptok::Pipeline& t) {
             nb::dict out;
-            for (const auto& [id, token] : t.added_vocabulary().tokens()) out[nb::int_(id)] = nb::cast(token);
+            for (const auto& [id, token] : t.added_vocabulary()->tokens()) out[nb::int_(id)] = nb::cast(PyAddedToken{token});
             return out;
           },
           "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).",

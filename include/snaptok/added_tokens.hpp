@@ -12,9 +12,10 @@
 #pragma once
 
 #include <algorithm>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -22,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/added_token.hpp"
 #include "snaptok/detail/aho_corasick.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/utf8.hpp"
@@ -32,46 +34,39 @@
 
 namespace snaptok {
 
-/// One entry of tokenizer.json's "added_tokens".
-struct AddedToken {
-  std::string content;
-  bool single_word = false;
-  bool lstrip = false;
-  bool rstrip = false;
-  bool normalized = true;
-  bool special = false;
-
-  static AddedToken from_json(const detail::Json& json) {
-    return {std::string(json.at("content").str()), json.at("single_word").boolean(),
-            json.at("lstrip").boolean(),           json.at("rstrip").boolean(),
-            json.at("normalized").boolean(),       json.at("special").boolean()};
-  }
-  friend bool operator==(const AddedToken&, const AddedToken&) = default;
-};
+/// An "added_tokens" entry of a tokenizer.json (its "id" is not used: see above).
+inline AddedToken added_token_from_json(const detail::Json& json) {
+  return {std::string(json.at("content").str()), json.at("single_word").boolean(),
+          json.at("lstrip").boolean(),           json.at("rstrip").boolean(),
+          json.at("normalized").boolean(),       json.at("special").boolean()};
+}
 
 class AddedVocabulary {
  public:
-  /// Adds `tokens` (HF AddedVocabulary::add_tokens) and rebuilds the matchers.
-  void add_tokens(const std::vector<AddedToken>& tokens, const Model& model,
-                  const Normalizer* normalizer) {
+  /// Adds `tokens` as HF AddedVocabulary::add_tokens does and rebuilds the
+  /// matchers; returns how many were taken (HF's count: every token but the
+  /// empty ones and those equal, flags included, to one already there).
+  /// A token already known (added, or in the model's vocabulary) keeps its
+  /// id; a new one gets the next id after the vocabulary and the added ids.
+  std::size_t add_tokens(std::span<const AddedToken> tokens, const Model& model,
+                         const Normalizer* normalizer) {
     std::uint32_t next_id = static_cast<std::uint32_t>(model.vocab_size());
     if (!by_id_.empty()) {
       const std::uint32_t max = by_id_.rbegin()->first;
-      next_id = (max >= model.vocab_size() || model.vocab_size() == 0)
-                    ? max + 1
-                    : static_cast<std::uint32_t>(model.vocab_size());
+      if (max >= next_id || next_id == 0) next_id = max + 1;
     }
+    std::size_t taken = 0;
     for (const AddedToken& token : tokens) {
       if (token.content.empty()) continue;
-      if (auto it = by_content_.find(token.content); it != by_content_.end()) {
-        if (by_id_.at(it->second) == token) continue;
+      if (auto it = by_content_.find(token.content);
+          it != by_content_.end() && by_id_.at(it->second) == token) {
+        continue;
       }
-      std::uint32_t id;
-      if (auto known = token_to_id(token.content, model)) {
-        id = *known;
-      } else {
-        id = next_id++;
-      }
+      ++taken;
+      const std::optional<std::uint32_t> known = token_to_id(token.content, model);
+      const std::uint32_t id = known ? *known : next_id++;
+      // HF keeps a normalized form once made, even when the token is later
+      // given again with normalized=false (decode still uses it).
       if (token.normalized && normalizer) {
         NormalizedString ns(token.content, 0, token.content, false);
         normalizer->normalize(ns);
@@ -82,8 +77,25 @@ class AddedVocabulary {
       by_id_[id] = token;
     }
     rebuild();
+    return taken;
   }
 
+  /// The "added_tokens" array of a tokenizer.json, as HF writes it: every
+  /// token with its id, in id order.
+  std::string to_json() const {
+    std::string out = "[";
+    for (const auto& [id, token] : by_id_) {
+      if (out.size() > 1) out += ",";
+      out += "{\"id\":" + std::to_string(id) + ",\"content\":" + detail::json_quote(token.content);
+      for (const auto& [key, value] : {std::pair{"single_word", token.single_word}, {"lstrip", token.lstrip},
+                                       {"rstrip", token.rstrip}, {"normalized", token.normalized},
+                                       {"special", token.special}}) {
+        out += std::string(",\"") + key + "\":" + (value ? "true" : "false");
+      }
+      out += "}";
+    }
+    return out + "]";
+  }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token, const Model& model) const {
     if (auto it = by_content_.find(std::string(token)); it != by_content_.end()) {
@@ -116,27 +128,10 @@ class AddedVocabulary {
   /// holding a letter next to a space could span the cut; an rstrip token
   /// ending in a letter would take the space after it; a single_word token
   /// starting with a space would see a word char before it only in the whole.
-  bool allows_cut_points() const noexcept {
-    auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    for (const auto& [id, token] : by_id_) {
-      const std::string& c = token.content;
-      if (c.empty()) continue;
-      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-        if ((letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && letter(c[i + 1]))) return false;
-      }
-      if (token.rstrip && letter(c.back())) return false;
-      if (token.single_word && c.front() == ' ') return false;
-    }
-    return true;
-  }
+  bool allows_cut_points() const noexcept { return allows_cut_points_; }
 
   /// True when some token is matched on normalized text (normalized: true).
-  bool has_normalized_tokens() const noexcept {
-    for (const auto& [id, token] : by_id_) {
-      if (token.normalized) return true;
-    }
-    return false;
-  }
+  bool has_normalized_tokens() const noexcept { return !normalized_trie_.empty(); }
   std::size_t size() const noexcept { return by_id_.size(); }
   const std::map<std::uint32_t, AddedToken>& tokens() const noexcept { return by_id_; }
 
@@ -174,20 +169,30 @@ class AddedVocabulary {
   }
 
  private:
-  // In id order, so that of two tokens with the same text the lower id wins.
+  // HF refresh_added_tokens: each id's latest token, on the matcher its
+  // `normalized` flag picks, by its normalized form when it has one.
   void rebuild() {
     std::vector<std::pair<std::string_view, std::uint32_t>> raw, normalized;
     for (const auto& [id, token] : by_id_) {
       if (token.normalized) {
         auto n = normalized_form_.find(id);
-        normalized.emplace_back(
-            n != normalized_form_.end() ? std::string_view(n->second) : token.content, id);
+        normalized.emplace_back(n != normalized_form_.end() ? std::string_view(n->second) : token.content, id);
       } else {
         raw.emplace_back(token.content, id);
       }
     }
     raw_trie_.build(std::move(raw));
     normalized_trie_.build(std::move(normalized));
+
+    auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    allows_cut_points_ = std::none_of(by_id_.begin(), by_id_.end(), [&](const auto& entry) {
+      const AddedToken& token = entry.second;
+      const std::string& c = token.content;
+      for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+        if ((letter(c[i]) && c[i + 1] == ' ') || (c[i] == ' ' && letter(c[i + 1]))) return true;
+      }
+      return (token.rstrip && letter(c.back())) || (token.single_word && c.front() == ' ');
+    });
   }
 
   // HF find_matches + split_with_indices over one split.
@@ -268,12 +273,13 @@ class AddedVocabulary {
     return unicode::is_word_char(detail::next_cp(s, i));
   }
 
-  std::map<std::uint32_t, AddedToken> by_id_;
+  std::map<std::uint32_t, AddedToken> by_id_;  // the latest token given for each id
   std::unordered_map<std::string, std::uint32_t> by_content_;
-  std::unordered_set<std::string> special_;
+  std::unordered_set<std::string> special_;  // once special, always (as HF)
   std::unordered_map<std::uint32_t, std::string> normalized_form_;
   detail::AhoCorasick raw_trie_;  // tokens with normalized=false
   detail::AhoCorasick normalized_trie_;
+  bool allows_cut_points_ = true;
 };
 
 }  // namespace snaptok

@@ -130,7 +130,9 @@ class Pipeline {
   std::string to_st_bytes() const {
     st::Writer out;
     model_->save_tables(out);
-    const std::string pipeline = pipeline_json_.text(model_->type_name(), *settings_.load());
+    const auto settings = settings_.load();
+    const std::string pipeline =
+        pipeline_json_.text(model_->type_name(), settings->added_tokens->to_json(), *settings);
     out.add_text(st::SectionType::pipeline, pipeline);
     return out.bytes(source_hash_);
   }
@@ -139,7 +141,9 @@ class Pipeline {
   /// the pipeline as loaded, the current truncation and padding, the
   /// model's tables. HF and snaptok load it to the same tokenizer.
   std::string to_json() const {
-    return pipeline_json_.tokenizer_json(model_->type_name(), model_->tables_json(), *settings_.load());
+    const auto settings = settings_.load();
+    return pipeline_json_.tokenizer_json(model_->type_name(), model_->tables_json(),
+                                         settings->added_tokens->to_json(), *settings);
   }
 
   /// Writes to_st_bytes() to `path` atomically (a temporary file, then a rename).
@@ -310,7 +314,8 @@ class Pipeline {
   /// "SentencePiece BPE", "whitespace words", or "none" (the general stages).
   std::string_view fused_path() const noexcept {
     if (byte_level_bpe_) return "byte-level BPE";
-    return segment_path_ ? segment_path_->name() : "none";
+    const SegmentPath* segment = segment_path(*settings_.load());
+    return segment ? segment->name() : "none";
   }
 
   bool can_split_documents(bool add_special_tokens = true) const {
@@ -367,25 +372,27 @@ class Pipeline {
 
   /// Returns the text of `ids` (HF Tokenizer::decode).
   std::string decode(std::span<const std::uint32_t> ids, bool skip_special_tokens = true) const {
+    const auto settings = settings_.load();
+    const AddedVocabulary& added = *settings->added_tokens;
     std::vector<std::string> tokens;
     tokens.reserve(ids.size());
     for (const std::uint32_t id : ids) {
-      std::optional<std::string> token = added_.decode_form(id);
+      std::optional<std::string> token = added.decode_form(id);
       if (!token) {
         if (auto t = model_->id_to_token(id)) token = std::string(*t);
       }
       if (!token) continue;
-      if (skip_special_tokens && added_.is_special(*token)) continue;
+      if (skip_special_tokens && added.is_special(*token)) continue;
       tokens.push_back(std::move(*token));
     }
     return decode_tokens(std::move(tokens));
   }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token) const {
-    return added_.token_to_id(token, *model_);
+    return settings_.load()->added_tokens->token_to_id(token, *model_);
   }
   std::optional<std::string> id_to_token(std::uint32_t id) const {
-    if (const AddedToken* t = added_.find(id)) return t->content;
+    if (const AddedToken* t = settings_.load()->added_tokens->find(id)) return t->content;
     if (auto t = model_->id_to_token(id)) return std::string(*t);
     return std::nullopt;
   }
@@ -393,7 +400,8 @@ class Pipeline {
   std::size_t vocab_size(bool with_added_tokens = true) const {
     if (!with_added_tokens) return model_->vocab_size();
     std::size_t n = model_->vocab_size();
-    for (const auto& [id, token] : added_.tokens()) {
+    const auto settings = settings_.load();
+    for (const auto& [id, token] : settings->added_tokens->tokens()) {
       if (!model_->token_to_id(token.content)) ++n;
     }
     return n;
@@ -402,8 +410,27 @@ class Pipeline {
   std::size_t id_bound() const {
     std::size_t n = 0;
     for (const auto& [token, id] : model_->vocab()) n = std::max<std::size_t>(n, id + 1);
-    if (!added_.tokens().empty()) n = std::max<std::size_t>(n, added_.tokens().rbegin()->first + 1);
+    const auto settings = settings_.load();
+    const auto& added = settings->added_tokens->tokens();
+    if (!added.empty()) n = std::max<std::size_t>(n, added.rbegin()->first + 1);
     return n;
+  }
+
+  /// Adds `tokens` to the added vocabulary as HF add_tokens does (a token
+  /// marked special is one add_special_tokens would add) and returns how many
+  /// were taken: all but the empty ones and those already there with the
+  /// same flags. A token in the vocabulary keeps its id; a new one gets the
+  /// next free id. Like the setters, it publishes a new snapshot: a call
+  /// under way keeps the vocabulary it began with.
+  ///   p.add_tokens(std::vector<snaptok::AddedToken>{{.content = "<tool>", .special = true}});
+  std::size_t add_tokens(std::span<const AddedToken> tokens) {
+    std::size_t taken = 0;
+    settings_.update([&](EncodeSettings& s) {
+      auto next = std::make_shared<AddedVocabulary>(*s.added_tokens);
+      taken = next->add_tokens(tokens, *model_, normalizer_.get());
+      s.added_tokens = std::move(next);
+    });
+    return taken;
   }
 
   /// When true, special tokens in the input are encoded as ordinary text
@@ -426,11 +453,13 @@ class Pipeline {
     return settings_.load()->cache_budget->stats();
   }
 
-  /// The current settings snapshot (truncation, padding, special tokens, cache budget).
+  /// The current settings snapshot (truncation, padding, special tokens,
+  /// cache budget, added vocabulary).
   std::shared_ptr<const EncodeSettings> settings() const { return settings_.load(); }
 
   const Model& model() const noexcept { return *model_; }
-  const AddedVocabulary& added_vocabulary() const noexcept { return added_; }
+  /// The current added vocabulary (kept alive by the pointer).
+  std::shared_ptr<const AddedVocabulary> added_vocabulary() const { return settings_.load()->added_tokens; }
   const Normalizer* normalizer() const noexcept { return normalizer_.get(); }
   const PreTokenizer* pre_tokenizer() const noexcept { return pre_tokenizer_.get(); }
   const PostProcessor* post_processor() const noexcept { return post_processor_.get(); }
@@ -535,29 +564,35 @@ class Pipeline {
       settings.encode_special_tokens = own->get_bool("encode_special_tokens", false);
       if (auto b = own->find("cache_budget")) cache_budget = static_cast<std::size_t>(b->u64());
     }
-    settings_.update([&](EncodeSettings& s) { s = settings; });
-    if (cache_budget) set_cache_budget(*cache_budget);
     std::vector<AddedToken> added;
     if (auto a = root.find("added_tokens")) {
-      for (const detail::Json& item : a->array()) added.push_back(AddedToken::from_json(item));
+      for (const detail::Json& item : a->array()) added.push_back(added_token_from_json(item));
     }
-    added_.add_tokens(added, *model_, normalizer_.get());
+    auto vocabulary = std::make_shared<AddedVocabulary>();
+    vocabulary->add_tokens(added, *model_, normalizer_.get());
+    settings.added_tokens = std::move(vocabulary);
+    settings_.update([&](EncodeSettings& s) { s = settings; });
+    if (cache_budget) set_cache_budget(*cache_budget);
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
     segment_path_.reset();
-    // A segment path normalizes the text between added tokens itself, so
-    // every added token must be matched on the text as given.
-    if (!byte_level_bpe_ && (!normalizer_ || !added_.has_normalized_tokens())) {
-      segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
-    }
+    if (!byte_level_bpe_) segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
     cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
-                        (!normalizer_ || normalizer_->keeps_cut_points()) &&
-                        added_.allows_cut_points();
+                        (!normalizer_ || normalizer_->keeps_cut_points());
     for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
+  }
+
+  // The fused segment stage, when there is one and `settings`' added
+  // tokens allow it: a segment path normalizes the text between added
+  // tokens itself, so every added token must be matched on the text as given.
+  const SegmentPath* segment_path(const EncodeSettings& settings) const {
+    if (!segment_path_ || (normalizer_ && settings.added_tokens->has_normalized_tokens())) return nullptr;
+    return segment_path_.get();
   }
 
   // True when documents may be cut at cut points under `settings`.
   bool splits_documents(const EncodeSettings& settings, bool add_special_tokens) const {
-    return cut_points_exact_ && wraps_[add_special_tokens].exact && !settings.truncation &&
+    return cut_points_exact_ && settings.added_tokens->allows_cut_points() &&
+           wraps_[add_special_tokens].exact && !settings.truncation &&
            !settings.padding;
   }
 
@@ -594,16 +629,17 @@ class Pipeline {
   // byte-level BPE); no post-processing.
   void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
                         std::string_view text, std::vector<std::uint32_t>& seq) const {
-    if (segment_path_) {
+    const AddedVocabulary& added = *settings.added_tokens;
+    if (const SegmentPath* segment_path = this->segment_path(settings)) {
       runtime::PieceCache* cache =
-          ws.cache(segment_path_->cache_owner(), settings.cache_budget, default_threads());
+          ws.cache(segment_path->cache_owner(), settings.cache_budget, default_threads());
       auto general = [&](std::string_view span, std::vector<std::uint32_t>& out) {
         encode_span_ids(span, out);
       };
-      added_.extract(
+      added.extract(
           text, settings.encode_special_tokens,
           [&](std::string_view segment) {
-            segment_path_->encode(segment, segment.data() == text.data(), seq, cache, general);
+            segment_path->encode(segment, segment.data() == text.data(), seq, cache, general);
           },
           [&](std::uint32_t id) { seq.push_back(id); });
       return;
@@ -614,14 +650,14 @@ class Pipeline {
             : nullptr;
     if (byte_level_bpe_ && (!normalizer_ || normalizer_->is_identity())) {
       // Nothing to normalize: cut the text as views.
-      added_.extract(
+      added.extract(
           text, settings.encode_special_tokens,
           [&](std::string_view piece) { byte_level_bpe_->encode(piece, seq, cache); },
           [&](std::uint32_t id) { seq.push_back(id); });
     } else {
       PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
                                        pre_tokenizer_->needs_offsets());
-      added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
+      added.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
       if (!byte_level_bpe_ && pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
       if (byte_level_bpe_) {
         for (const Split& s : pts.splits()) {
@@ -768,7 +804,7 @@ class Pipeline {
 
   // Added-token split + normalization, then pre-tokenization.
   void run_stages(const EncodeSettings& settings, PreTokenizedString& pts) const {
-    added_.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
+    settings.added_tokens->extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
     if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
   }
 
@@ -1097,14 +1133,14 @@ class Pipeline {
   PreTokenizerPtr pre_tokenizer_;
   PostProcessorPtr post_processor_;
   DecoderPtr decoder_;
-  AddedVocabulary added_;
-  runtime::SettingsSlot settings_;
+  runtime::SettingsSlot settings_;  // and the added vocabulary
   // Fused ids-only path, when the configuration allows it (shared: immutable).
   std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
-  // The fused stage for the text between added tokens, when not byte-level.
+  // The fused stage for the text between added tokens, when not byte-level
+  // (used when the added tokens allow: segment_path()).
   std::shared_ptr<const SegmentPath> segment_path_;
-  // Documents may be cut at cut points (when the settings allow; see
-  // splits_documents), and what the post-processor puts around a sequence,
+  // Documents may be cut at cut points (when the settings and the added
+  // tokens allow; see splits_documents), and what the post-processor puts around a sequence,
   // without and with special tokens.
   bool cut_points_exact_ = false;
   SequenceWrap wraps_[2];

@@ -148,6 +148,9 @@ SNAPTOK_API void Tokenizer::set_padding(std::optional<PaddingParams> params) {
 }
 SNAPTOK_API std::optional<PaddingParams> Tokenizer::padding() const { return impl_->padding(); }
 SNAPTOK_API void Tokenizer::set_encode_special_tokens(bool value) { impl_->set_encode_special_tokens(value); }
+SNAPTOK_API std::size_t Tokenizer::add_tokens(std::span<const AddedToken> tokens) {
+  return impl_->add_tokens(tokens);
+}
 SNAPTOK_API bool Tokenizer::encode_special_tokens() const { return impl_->encode_special_tokens(); }
 SNAPTOK_API void Tokenizer::set_cache_budget(std::size_t bytes) { impl_->set_cache_budget(bytes); }
 SNAPTOK_API CacheStats Tokenizer::cache_stats() const {

@@ -24,8 +24,8 @@
 // Thread safety: a Tokenizer may be shared by any number of threads. Every
 // const call may run concurrently with every other call, the setters
 // included: a setter (set_truncation, set_padding,
-// set_encode_special_tokens, set_cache_budget) publishes a new settings
-// snapshot atomically, and a call that already started finishes with the
+// set_encode_special_tokens, set_cache_budget, add_tokens) publishes a new
+// settings snapshot atomically, and a call that already started finishes with the
 // snapshot it began with, never a half-changed one. Copies share the
 // immutable tables and have their own settings.
 //
@@ -48,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/added_token.hpp"
 #include "snaptok/decode_stream.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
@@ -157,6 +158,10 @@ class Tokenizer {
   SNAPTOK_API std::optional<PaddingParams> padding() const;
   /// When true, special tokens in the input are encoded as text (for untrusted input).
   SNAPTOK_API void set_encode_special_tokens(bool value);
+  /// Adds tokens matched before the model runs (HF add_tokens; a token
+  /// with .special = true as add_special_tokens adds it); returns how many
+  /// were taken (not the empty ones, nor those already there unchanged).
+  SNAPTOK_API std::size_t add_tokens(std::span<const AddedToken> tokens);
   SNAPTOK_API bool encode_special_tokens() const;
   /// The byte budget all threads' piece caches of this tokenizer share (0: none).
   SNAPTOK_API void set_cache_budget(std::size_t bytes);

@@ -161,6 +161,30 @@ TEST_CASE("facade: a copy has its own settings and shares the tables") {
   CHECK(tok.cache_stats().bytes_budget == (1u << 20));
 }
 
+TEST_CASE("facade: add_tokens gives HF's ids, on this handle only") {
+  snaptok::Tokenizer tok = gpt2();
+  const snaptok::Tokenizer before = tok;
+  const std::vector<snaptok::AddedToken> tokens{
+      {.content = "<tool>", .normalized = false, .special = true},
+      {.content = "<tool>", .normalized = false, .special = true},  // the same again: not taken
+      {.content = "hello"},                                         // in the vocabulary: keeps 31373
+      {.content = ""},                                              // empty: not taken
+      {.content = " world!", .lstrip = true}};
+  CHECK(tok.add_tokens(tokens) == 3);
+  CHECK(tok.token_to_id("<tool>") == 50257u);
+  CHECK(tok.token_to_id("hello") == 31373u);
+  CHECK(tok.token_to_id(" world!") == 50258u);
+  CHECK(tok.vocab_size() == 50259);
+  // " world!" swallows the spaces on its left; "<tool>" is special.
+  CHECK(tok.encode("hello   world!<tool>x") == std::vector<std::uint32_t>{31373, 50258, 50257, 87});
+  CHECK(tok.decode(tok.encode("hi<tool>")) == "hi");
+  CHECK(tok.decode(tok.encode("hi<tool>"), false) == "hi<tool>");
+  CHECK_FALSE(before.token_to_id("<tool>"));  // the copy made before keeps its vocabulary
+  CHECK(before.encode("<tool>").size() > 1);
+  CHECK_FALSE(tok.can_split_documents());  // " world!" could span a cut
+  CHECK(before.can_split_documents());
+}
+
 TEST_CASE("facade: warm requests into a reused buffer allocate nothing") {
   const snaptok::Tokenizer tok = gpt2();
   std::vector<std::uint32_t> ids;

@@ -113,14 +113,30 @@ def test_patched_folder_gives_transformers_results(tmp_path, name, path):
 
 @pytest.mark.parametrize("name,path", FILES, ids=[n for n, _ in FILES])
 def test_tokenizer_object(name, path):
-    # Special tokens the file already has (one it lacks would need
-    # add_special_tokens, which snaptok does not have yet: patch() covers that).
-    added = {t["content"] for t in json.loads(path.read_text(encoding="utf-8"))["added_tokens"]}
-    kwargs = {k: v for k, v in SPECIALS.get(name, {}).items() if v in added}
+    # The folder's special tokens, also those the file lacks (transformers
+    # adds them through add_special_tokens).
+    kwargs = SPECIALS.get(name, {})
     plain = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_file(str(path)), **kwargs)
     ours = transformers.PreTrainedTokenizerFast(tokenizer_object=snaptok.Tokenizer.from_file(str(path)), **kwargs)
     assert isinstance(ours._tokenizer, snaptok.Tokenizer)
     for what, call in CALLS.items():
+        assert outcome(call, ours) == outcome(call, plain), f"{name}: {what}"
+
+
+@pytest.mark.parametrize("name,path", FILES, ids=[n for n, _ in FILES])
+def test_tokens_added_through_transformers(tmp_path, name, path):
+    d = folder(tmp_path, name, path)
+    plain = transformers.AutoTokenizer.from_pretrained(str(d))
+    ours = snaptok.transformers.patch(transformers.AutoTokenizer.from_pretrained(str(d)))
+    for tok in (plain, ours):
+        assert tok.add_tokens(["snaptokenizer", "new word"]) == 2
+        assert tok.add_special_tokens({"additional_special_tokens": ["<|tool|>", "<|end_tool|>"]}) == 2
+        assert tok.add_tokens([transformers.AddedToken("  padded", lstrip=True, rstrip=True)]) == 1
+    text = "<|tool|> a snaptokenizer  padded new word<|end_tool|>Hello"
+    calls = {"call": lambda t: t([text, TEXTS[0]], padding=True, return_offsets_mapping=True),
+             "decode": lambda t: t.decode(t.encode(text), skip_special_tokens=True),
+             "vocab": lambda t: (len(t), t.added_tokens_decoder == plain.added_tokens_decoder)}
+    for what, call in {**calls, **CALLS}.items():
         assert outcome(call, ours) == outcome(call, plain), f"{name}: {what}"
 
 

@@ -1,5 +1,6 @@
-// The settings an encode reads, as immutable snapshots: truncation, padding,
-// the special-token switch and the cache budget. A setter publishes a new
+// What an encode reads that may change after loading, as immutable
+// snapshots: truncation, padding, the special-token switch, the cache budget
+// and the added vocabulary. A setter publishes a new
 // snapshot atomically; an encode loads one at its start and keeps it, so no
 // call ever sees a half-changed tokenizer, and a snapshot lives as long as
 // any call still holds it.
@@ -15,6 +16,8 @@
 
 namespace snaptok {
 
+class AddedVocabulary;  // added_tokens.hpp
+
 struct EncodeSettings {
   std::optional<TruncationParams> truncation;
   std::optional<PaddingParams> padding;
@@ -23,6 +26,9 @@ struct EncodeSettings {
   /// Shared by every worker's piece cache of this tokenizer.
   std::shared_ptr<runtime::CacheBudget> cache_budget =
       std::make_shared<runtime::CacheBudget>(runtime::CacheBudget::kDefaultBytes);
+  /// The added tokens and their matchers, replaced whole by add_tokens (set
+  /// by every Pipeline load; never null there).
+  std::shared_ptr<const AddedVocabulary> added_tokens;
 };
 
 namespace runtime {

@@ -2,12 +2,14 @@
 // model's tables. Captured (minified, in file order) when a tokenizer loads,
 // and written back with the settings the tokenizer has at save time.
 //
-//   {...every top-level member but model, truncation, padding...,
+//   {...every top-level member but model, truncation, padding, with
+//    "added_tokens" as the tokenizer's added vocabulary is at save time...,
 //    "truncation": {...} | null, "padding": {...} | null,
 //    "model": {"type": "BPE", ...model settings, no vocab or merges...},
 //    "snaptok": {"encode_special_tokens": false, "cache_budget": 67108864}}
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -24,7 +26,8 @@ namespace snaptok::st {
 class PipelineJson {
  public:
   /// Keeps every member of `root` (a tokenizer.json or a pipeline section)
-  /// that text() does not write itself.
+  /// that text() does not write itself, and the place of "added_tokens"
+  /// (first, when `root` has none: where HF writes it).
   static PipelineJson capture(const detail::Json& root) {
     PipelineJson p;
     root.for_each_member([&](std::string_view key, const detail::Json& value) {
@@ -33,10 +36,15 @@ class PipelineJson {
         value.for_each_member([&](std::string_view k, const detail::Json& v) {
           if (k != "vocab" && k != "merges" && k != "type") p.model_.emplace_back(k, simdjson::minify(v.raw()));
         });
+      } else if (key == "added_tokens") {
+        p.root_.emplace_back(key, std::string());  // written from the vocabulary
       } else if (key != "truncation" && key != "padding" && key != "snaptok") {
         p.root_.emplace_back(key, simdjson::minify(value.raw()));
       }
     });
+    if (std::none_of(p.root_.begin(), p.root_.end(), [](const auto& m) { return m.first == "added_tokens"; })) {
+      p.root_.emplace(p.root_.begin(), "added_tokens", std::string());
+    }
     return p;
   }
 
@@ -58,11 +66,15 @@ class PipelineJson {
     return out + "}";
   }
 
-  /// Returns the section's JSON for a model of type `model_type` and the
-  /// tokenizer's current `settings`.
-  std::string text(std::string_view model_type, const EncodeSettings& settings) const {
+  /// Returns the section's JSON for a model of type `model_type`, the
+  /// tokenizer's current `settings` and the "added_tokens" array
+  /// `added_tokens` (AddedVocabulary::to_json).
+  std::string text(std::string_view model_type, std::string_view added_tokens,
+                   const EncodeSettings& settings) const {
     std::string out = "{";
-    for (const auto& [key, value] : root_) out += detail::json_quote(key) + ":" + value + ",";
+    for (const auto& [key, value] : root_) {
+      out += detail::json_quote(key) + ":" + std::string(value_of(key, value, added_tokens)) + ",";
+    }
     out += "\"truncation\":" + (settings.truncation ? to_json(*settings.truncation) : "null");
     out += ",\"padding\":" + (settings.padding ? to_json(*settings.padding) : "null");
     out += ",\"model\":" + model_json(model_type);
@@ -75,9 +87,9 @@ class PipelineJson {
   /// Returns a whole tokenizer.json: the members in HF's order ("version",
   /// "truncation", "padding", then the rest as loaded), the current
   /// `settings`' truncation and padding, and the model with `model_tables`
-  /// (Model::tables_json) after its settings.
+  /// (Model::tables_json) after its settings, and `added_tokens` as text().
   std::string tokenizer_json(std::string_view model_type, std::string_view model_tables,
-                             const EncodeSettings& settings) const {
+                             std::string_view added_tokens, const EncodeSettings& settings) const {
     std::string out = "{";
     for (const auto& [key, value] : root_) {
       if (key == "version") out += "\"version\":" + value + ",";
@@ -85,12 +97,16 @@ class PipelineJson {
     out += "\"truncation\":" + (settings.truncation ? to_json(*settings.truncation) : "null");
     out += ",\"padding\":" + (settings.padding ? to_json(*settings.padding) : "null");
     for (const auto& [key, value] : root_) {
-      if (key != "version") out += "," + detail::json_quote(key) + ":" + value;
+      if (key != "version") out += "," + detail::json_quote(key) + ":" + std::string(value_of(key, value, added_tokens));
     }
     return out + ",\"model\":" + model_json(model_type, model_tables) + "}";
   }
 
  private:
+  static std::string_view value_of(std::string_view key, std::string_view value, std::string_view added_tokens) {
+    return key == "added_tokens" ? added_tokens : value;
+  }
+
   std::vector<std::pair<std::string, std::string>> root_, model_;  // (key, minified value)
 };
 
