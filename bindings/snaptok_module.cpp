@@ -489,23 +489,53 @@ NB_MODULE(_core, m) {
 #endif
   m.doc() = "snaptok: exact, fast Hugging Face tokenizers";
 
-  nb::exception<snaptok::Error>(m, "SnaptokError", PyExc_ValueError);
+  nb::exception<snaptok::Error> snaptok_error(m, "SnaptokError", PyExc_ValueError);
+  snaptok_error.attr("__doc__") =
+      "The error snaptok raises when loading, encoding or decoding fails (a ValueError):\n"
+      "the message names what failed and where.\n\n"
+      "    >>> snaptok.Tokenizer.from_str(\"{}\")\n"
+      "    Traceback (most recent call last):\n"
+      "        ...\n"
+      "    snaptok._core.SnaptokError: tokenizer.json: missing field \"model\"\n"
+      "    >>> issubclass(snaptok.SnaptokError, ValueError)\n"
+      "    True";
 
   nb::class_<snaptok::Encoding>(m, "Encoding",
-                                "The output of encode: ids, tokens, offsets and masks, as HF.")
-      .def_ro("ids", &snaptok::Encoding::ids)
-      .def_ro("type_ids", &snaptok::Encoding::type_ids)
-      .def_ro("tokens", &snaptok::Encoding::tokens)
+                                "The output of encode: ids, tokens, offsets and masks, as HF.\n\n"
+                                "    >>> e = tok.encode(\"Hello world\")\n"
+                                "    >>> e\n"
+                                "    Encoding(num_tokens=2, n_sequences=1, overflowing=0)\n"
+                                "    >>> (e.ids, e.tokens, e.offsets)\n"
+                                "    ([15496, 995], ['Hello', 'Ġworld'], [(0, 5), (5, 11)])")
+      .def_ro("ids", &snaptok::Encoding::ids, "The token ids.")
+      .def_ro("type_ids", &snaptok::Encoding::type_ids,
+              "The type id (segment) of each token, as the post-processor sets it; 0 without one.")
+      .def_ro("tokens", &snaptok::Encoding::tokens, "The token strings, one per id.")
       .def_prop_ro("offsets", [](const snaptok::Encoding& e) { return offsets_list(e.offsets); },
                    nb::for_getter(nb::sig("def offsets(self, /) -> list[tuple[int, int]]")),
                    "(start, end) char offsets of each token in the input")
-      .def_ro("attention_mask", &snaptok::Encoding::attention_mask)
-      .def_ro("special_tokens_mask", &snaptok::Encoding::special_tokens_mask)
-      .def_ro("word_ids", &snaptok::Encoding::word_ids)
-      .def_prop_ro("words", [](const snaptok::Encoding& e) { return e.word_ids; })
-      .def_prop_ro("sequence_ids", &snaptok::Encoding::sequence_ids)
-      .def_ro("overflowing", &snaptok::Encoding::overflowing)
-      .def_prop_ro("n_sequences", &snaptok::Encoding::n_sequences)
+      .def_ro("attention_mask", &snaptok::Encoding::attention_mask,
+              "1 for each token of the input, 0 for each padding token.")
+      .def_ro("special_tokens_mask", &snaptok::Encoding::special_tokens_mask,
+              "1 for each token the post-processor or the padding added, 0 for the others.\n\n"
+              "    >>> t5.encode(\"Hi\").special_tokens_mask\n"
+              "    [0, 0, 0, 1]")
+      .def_ro("word_ids", &snaptok::Encoding::word_ids,
+              "The word of each token, counted in its own sequence; None for the tokens the\n"
+              "post-processor or the padding added.\n\n"
+              "    >>> t5.encode(\"Hello world\").word_ids\n"
+              "    [0, 0, 0, 1, None]")
+      .def_prop_ro("words", [](const snaptok::Encoding& e) { return e.word_ids; },
+                   "The same as word_ids (HF's older name).")
+      .def_prop_ro("sequence_ids", &snaptok::Encoding::sequence_ids,
+                   "The input sequence (0, or 1 for a pair's second) of each token; None for the\n"
+                   "tokens the post-processor or the padding added.\n\n"
+                   "    >>> t5.encode(\"Hello world\", \"Hi\").sequence_ids\n"
+                   "    [0, 0, 0, 0, None, 1, 1, 1, None]")
+      .def_ro("overflowing", &snaptok::Encoding::overflowing,
+              "The parts truncation cut off, each an Encoding (see Tokenizer.enable_truncation).")
+      .def_prop_ro("n_sequences", &snaptok::Encoding::n_sequences,
+                   "The number of input sequences: 1, or 2 for a pair.")
       .def("__len__", &snaptok::Encoding::size)
       .def("__repr__", [](const snaptok::Encoding& e) {
         return "Encoding(num_tokens=" + std::to_string(e.size()) + ", n_sequences=" +
@@ -517,7 +547,10 @@ NB_MODULE(_core, m) {
           [](const snaptok::Encoding& e, nb::handle token_index) {
             return e.token_to_sequence(size_arg(token_index, "token_index"));
           },
-          "token_index"_a, "The input sequence (0 or 1) that a token comes from.")
+          "token_index"_a,
+          "The input sequence (0 or 1) that a token comes from.\n\n"
+          "    >>> t5.encode(\"Hello world\", \"Hi\").token_to_sequence(5)\n"
+          "    1")
       .def(
           "token_to_chars",
           [](const snaptok::Encoding& e, nb::handle token_index) -> std::optional<std::pair<std::size_t, std::size_t>> {
@@ -525,20 +558,29 @@ NB_MODULE(_core, m) {
             if (!o) return std::nullopt;
             return std::pair{o->start, o->end};
           },
-          "token_index"_a, "A token's (start, end) char offsets in its own sequence.")
+          "token_index"_a,
+          "A token's (start, end) char offsets in its own sequence.\n\n"
+          "    >>> tok.encode(\"Hello world\").token_to_chars(1)\n"
+          "    (5, 11)")
       .def(
           "token_to_word",
           [](const snaptok::Encoding& e, nb::handle token_index) {
             return e.token_to_word(size_arg(token_index, "token_index"));
           },
-          "token_index"_a, "The word a token is part of, in its own sequence.")
+          "token_index"_a,
+          "The word a token is part of, in its own sequence.\n\n"
+          "    >>> t5.encode(\"Hello world\").token_to_word(3)\n"
+          "    1")
       .def(
           "word_to_tokens",
           [](const snaptok::Encoding& e, nb::handle word_index, nb::handle sequence_index) {
             return e.word_to_tokens(static_cast<std::uint32_t>(int_arg(word_index, "word_index", kMaxId)),
                                     size_arg(sequence_index, "sequence_index"));
           },
-          "word_index"_a, "sequence_index"_a = 0, "The (first, last + 1) tokens of a word.")
+          "word_index"_a, "sequence_index"_a = 0,
+          "The (first, last + 1) tokens of a word.\n\n"
+          "    >>> t5.encode(\"Hello world\").word_to_tokens(0)\n"
+          "    (0, 3)")
       .def(
           "word_to_chars",
           [](const snaptok::Encoding& e, nb::handle word_index,
@@ -548,24 +590,39 @@ NB_MODULE(_core, m) {
             if (!o) return std::nullopt;
             return std::pair{o->start, o->end};
           },
-          "word_index"_a, "sequence_index"_a = 0, "The (start, end) chars a word spans.")
+          "word_index"_a, "sequence_index"_a = 0,
+          "The (start, end) chars a word spans.\n\n"
+          "    >>> tok.encode(\"Hello world\").word_to_chars(1)\n"
+          "    (5, 11)")
       .def(
           "char_to_token",
           [](const snaptok::Encoding& e, nb::handle char_pos, nb::handle sequence_index) {
             return e.char_to_token(size_arg(char_pos, "char_pos"), size_arg(sequence_index, "sequence_index"));
           },
-          "char_pos"_a, "sequence_index"_a = 0, "The token that holds a char of the input.")
+          "char_pos"_a, "sequence_index"_a = 0,
+          "The token that holds a char of the input.\n\n"
+          "    >>> e = t5.encode(\"Hello world\", \"Hi\")\n"
+          "    >>> (e.char_to_token(6), e.char_to_token(0, sequence_index=1))\n"
+          "    (3, 5)")
       .def(
           "char_to_word",
           [](const snaptok::Encoding& e, nb::handle char_pos, nb::handle sequence_index) {
             return e.char_to_word(size_arg(char_pos, "char_pos"), size_arg(sequence_index, "sequence_index"));
           },
-          "char_pos"_a, "sequence_index"_a = 0, "The word that holds a char of the input.")
+          "char_pos"_a, "sequence_index"_a = 0,
+          "The word that holds a char of the input.\n\n"
+          "    >>> tok.encode(\"Hello world\").char_to_word(7)\n"
+          "    1")
       // In-place changes (HF Encoding's), on this Python object only.
       .def(
           "set_sequence_id",
           [](snaptok::Encoding& e, nb::handle sequence_id) { e.set_sequence_id(size_arg(sequence_id, "sequence_id")); },
-          "sequence_id"_a, "Marks every token as part of sequence `sequence_id`.")
+          "sequence_id"_a,
+          "Marks every token as part of sequence `sequence_id`.\n\n"
+          "    >>> e = tok.encode(\"Hello world\")\n"
+          "    >>> e.set_sequence_id(1)\n"
+          "    >>> e.sequence_ids\n"
+          "    [1, 1]")
       .def(
           "pad",
           [](snaptok::Encoding& e, nb::handle length, std::string_view direction, nb::handle pad_id,
@@ -577,7 +634,11 @@ NB_MODULE(_core, m) {
                                                      : snaptok::PaddingDirection::right);
           },
           "length"_a, "direction"_a = "right", "pad_id"_a = 0, "pad_type_id"_a = 0, "pad_token"_a = "[PAD]",
-          "Pads to `length` tokens (overflowing parts too); longer encodings stay as they are.")
+          "Pads to `length` tokens (overflowing parts too); longer encodings stay as they are.\n\n"
+          "    >>> e = tok.encode(\"Hello world\")\n"
+          "    >>> e.pad(4, pad_id=50256, pad_token=\"<|endoftext|>\")\n"
+          "    >>> (e.ids, e.attention_mask)\n"
+          "    ([15496, 995, 50256, 50256], [1, 1, 0, 0])")
       .def(
           "truncate",
           [](snaptok::Encoding& e, nb::handle max_length, nb::handle stride, std::string_view direction) {
@@ -586,7 +647,11 @@ NB_MODULE(_core, m) {
                                                           : snaptok::TruncationDirection::right);
           },
           "max_length"_a, "stride"_a = 0, "direction"_a = "right",
-          "Keeps `max_length` tokens; the rest goes to `overflowing`, in windows overlapping by `stride`.")
+          "Keeps `max_length` tokens; the rest goes to `overflowing`, in windows overlapping by `stride`.\n\n"
+          "    >>> e = tok.encode(\"Hello world, again\")\n"
+          "    >>> e.truncate(2)\n"
+          "    >>> (e.ids, [o.ids for o in e.overflowing])\n"
+          "    ([15496, 995], [[11, 757]])")
       .def_static(
           "merge",
           [](nb::iterable encodings, bool growing_offsets) {
@@ -598,7 +663,10 @@ NB_MODULE(_core, m) {
           },
           "encodings"_a, "growing_offsets"_a = true,
           "One Encoding of several, one after the other; with growing_offsets, each one's offsets\n"
-          "continue from where the previous one's end.")
+          "continue from where the previous one's end.\n\n"
+          "    >>> e = snaptok.Encoding.merge([tok.encode(\"Hello\"), tok.encode(\" world\")])\n"
+          "    >>> (e.ids, e.offsets)\n"
+          "    ([15496, 995], [(0, 5), (5, 11)])")
       // Pickled as its fields (the overflowing parts pickle the same way).
       .def("__getstate__",
            [](const snaptok::Encoding& e) {
@@ -651,14 +719,23 @@ NB_MODULE(_core, m) {
           "`normalized` left out follows `special`: a special token is matched on the raw text.")
       .def_prop_rw(
           "content", [](const PyAddedToken& t) { return t.flags.content; },
-          [](PyAddedToken& t, std::string content) { t.flags.content = std::move(content); })
-      .def_prop_ro("single_word", [](const PyAddedToken& t) { return t.flags.single_word; })
-      .def_prop_ro("lstrip", [](const PyAddedToken& t) { return t.flags.lstrip; })
-      .def_prop_ro("rstrip", [](const PyAddedToken& t) { return t.flags.rstrip; })
-      .def_prop_ro("normalized", [](const PyAddedToken& t) { return t.token().normalized; })
+          [](PyAddedToken& t, std::string content) { t.flags.content = std::move(content); },
+          "The token's text.")
+      .def_prop_ro("single_word", [](const PyAddedToken& t) { return t.flags.single_word; },
+                   "True when the token is matched only as a whole word, never inside one.")
+      .def_prop_ro("lstrip", [](const PyAddedToken& t) { return t.flags.lstrip; },
+                   "True when a match takes in the whitespace on its left.")
+      .def_prop_ro("rstrip", [](const PyAddedToken& t) { return t.flags.rstrip; },
+                   "True when a match takes in the whitespace on its right.")
+      .def_prop_ro("normalized", [](const PyAddedToken& t) { return t.token().normalized; },
+                   "True when the token is matched in the normalized text, False in the raw input;\n"
+                   "left unset, it is the opposite of `special`.\n\n"
+                   "    >>> [snaptok.AddedToken(\"<x>\", special=s).normalized for s in (False, True)]\n"
+                   "    [True, False]")
       .def_prop_rw(
           "special", [](const PyAddedToken& t) { return t.flags.special; },
-          [](PyAddedToken& t, bool special) { t.flags.special = special; })
+          [](PyAddedToken& t, bool special) { t.flags.special = special; },
+          "True for a special token, which decode leaves out with skip_special_tokens=True.")
       .def("__str__", [](const PyAddedToken& t) { return t.flags.content; })
       .def("__repr__",
            [](const PyAddedToken& pt) {
@@ -693,7 +770,10 @@ NB_MODULE(_core, m) {
       m, "DocumentEncoder",
       "Encodes one document given in pieces of any size with bounded memory (from\n"
       "Tokenizer.document_encoder): feed() returns the ids that are final so far, finish()\n"
-      "the rest; all of them concatenated equal encoding the whole document at once.")
+      "the rest; all of them concatenated equal encoding the whole document at once.\n\n"
+      "    >>> d = tok.document_encoder()\n"
+      "    >>> np.concatenate([d.feed(\"Hello wor\"), d.feed(\"ld, again\"), d.finish()])\n"
+      "    array([15496,   995,    11,   757], dtype=uint32)")
       .def(
           "feed",
           [](PyDocumentEncoder& self, nb::handle chunk) {
@@ -710,7 +790,12 @@ NB_MODULE(_core, m) {
           "chunk"_a,
           "Adds the next bytes of the document (str, bytes or bytes-like; may end inside a\n"
           "UTF-8 char); returns the uint32 ids that are now final (often empty). Text after\n"
-          "the last cut point is held back.")
+          "the last cut point is held back.\n\n"
+          "    >>> d = tok.document_encoder()\n"
+          "    >>> d.feed(\"Hello wor\")  # fewer than part_bytes: all held back\n"
+          "    array([], dtype=uint32)\n"
+          "    >>> d.pending_bytes\n"
+          "    9")
       .def(
           "finish",
           [](PyDocumentEncoder& self) {
@@ -724,14 +809,22 @@ NB_MODULE(_core, m) {
             return to_numpy(std::move(ids));
           },
           "Returns the ids of the text held back, with what the post-processor puts after\n"
-          "the document (e.g. EOS). The encoder is spent afterwards.")
+          "the document (e.g. EOS). The encoder is spent afterwards.\n\n"
+          "    >>> d = t5.document_encoder()\n"
+          "    >>> _ = d.feed(\"Hello world\")\n"
+          "    >>> d.finish()  # ends with </s> = 2\n"
+          "    array([151,  88,  21, 887,   2], dtype=uint32)")
       .def_prop_ro("bytes_fed", [](const PyDocumentEncoder& self) { return self.encoder().bytes_fed(); },
                    "Bytes given to feed() so far.")
       .def_prop_ro("pending_bytes",
                    [](const PyDocumentEncoder& self) { return self.encoder().pending_bytes(); },
                    "Bytes held back, not encoded yet.")
       .def_prop_ro("finished", [](const PyDocumentEncoder& self) { return self.encoder().finished(); },
-                   "True once finish() ran or a call failed.");
+                   "True once finish() ran or a call failed.\n\n"
+                   "    >>> d = tok.document_encoder()\n"
+                   "    >>> _ = d.finish()\n"
+                   "    >>> d.finished\n"
+                   "    True");
 
   nb::class_<snaptok::DecodeStream>(
       m, "DecodeStream",
@@ -765,24 +858,49 @@ NB_MODULE(_core, m) {
             return self.step(tokenizer, std::span<const std::uint32_t>(ids));
           },
           "tokenizer"_a, "id"_a,
-          "Adds the next id (or a list of ids) and returns the text now complete, or None.");
+          "Adds the next id (or a list of ids) and returns the text now complete, or None.\n\n"
+          "    >>> stream = snaptok.DecodeStream()\n"
+          "    >>> (stream.step(tok, 15496), stream.step(tok, [995, 11]))\n"
+          "    ('Hello', ' world,')");
 
   nb::class_<Component>(m, "Component",
-                        "One stage of a tokenizer (HF's component objects): its type and settings.")
-      .def_prop_ro("type", [](const Component& c) { return c.type; }, "The stage's type, e.g. 'BertNormalizer'.")
+                        "One stage of a tokenizer (HF's component objects): its type and settings.\n\n"
+                        "    >>> t5.model\n"
+                        "    Unigram(unk_id=0, byte_fallback=False)\n"
+                        "    >>> isinstance(t5.model, snaptok.Component)\n"
+                        "    True")
+      .def_prop_ro("type", [](const Component& c) { return c.type; },
+                   "The stage's type, e.g. 'BertNormalizer'.\n\n"
+                   "    >>> t5.post_processor.type\n"
+                   "    'TemplateProcessing'")
       .def_prop_ro(
           "config", [](const Component& c) { return nb::module_::import_("json").attr("loads")(c.json); },
           nb::for_getter(nb::sig("def config(self, /) -> dict[str, typing.Any]")),
-          "The stage's settings as loaded from tokenizer.json (a dict; the model's without its vocabulary).")
+          "The stage's settings as loaded from tokenizer.json (a dict; the model's without its vocabulary).\n\n"
+          "    >>> tok.pre_tokenizer.config\n"
+          "    {'type': 'ByteLevel', 'add_prefix_space': False, 'trim_offsets': True}")
       .def("__repr__", &component_repr)
       .def("__getstate__", [](const Component& c) { return nb::bytes(c.json.data(), c.json.size()); },
            "The stage's JSON (as HF's __getstate__).");
-  nb::class_<NormalizerComponent, Component>(m, "Normalizer")
+  nb::class_<NormalizerComponent, Component>(
+      m, "Normalizer",
+      "The normalizer of a tokenizer (tokenizer.normalizer): what it does to the\n"
+      "text before the pre-tokenizer splits it.\n\n"
+      "    >>> [n[\"type\"] for n in t5.normalizer.config[\"normalizers\"]]\n"
+      "    ['Precompiled', 'Strip', 'Replace']")
       .def(
           "normalize_str",
           [](const NormalizerComponent& c, nb::handle text) { return c.tokenizer().normalize_str(text_of(text, "text")); },
-          "text"_a, "Returns `text` after this normalizer alone (HF normalize_str).");
-  nb::class_<PreTokenizerComponent, Component>(m, "PreTokenizer")
+          "text"_a,
+          "Returns `text` after this normalizer alone (HF normalize_str).\n\n"
+          "    >>> t5.normalizer.normalize_str(\"Hello   world \")  # strips the right, runs of spaces become ▁\n"
+          "    'Hello▁world'");
+  nb::class_<PreTokenizerComponent, Component>(
+      m, "PreTokenizer",
+      "The pre-tokenizer of a tokenizer (tokenizer.pre_tokenizer): how it splits the\n"
+      "normalized text into pieces the model encodes one by one.\n\n"
+      "    >>> tok.pre_tokenizer\n"
+      "    ByteLevel(add_prefix_space=False, trim_offsets=True)")
       .def(
           "pre_tokenize_str",
           [](const PreTokenizerComponent& c, nb::handle text) {
@@ -794,53 +912,102 @@ NB_MODULE(_core, m) {
           },
           "text"_a,
           "Returns the pieces of `text` after this pre-tokenizer alone, each with its char\n"
-          "offsets (HF pre_tokenize_str).",
+          "offsets (HF pre_tokenize_str).\n\n"
+          "    >>> tok.pre_tokenizer.pre_tokenize_str(\"Hello world\")\n"
+          "    [('Hello', (0, 5)), ('Ġworld', (5, 11))]",
           nb::sig("def pre_tokenize_str(self, text: str | bytes) -> list[tuple[str, tuple[int, int]]]"));
-  nb::class_<ModelComponent, Component>(m, "Model")
+  nb::class_<ModelComponent, Component>(
+      m, "Model",
+      "The model of a tokenizer (tokenizer.model): BPE, WordPiece, WordLevel or\n"
+      "Unigram, with its vocabulary.\n\n"
+      "    >>> (tok.model.type, t5.model.type)\n"
+      "    ('BPE', 'Unigram')")
       .def(
           "token_to_id",
           [](const ModelComponent& c, const std::string& token) { return c.tokenizer().model().token_to_id(token); },
-          "token"_a, "Returns the model vocabulary's id of `token` (added tokens aside), or None.")
+          "token"_a,
+          "Returns the model vocabulary's id of `token` (added tokens aside), or None.\n\n"
+          "    >>> tok.model.token_to_id(\"Hello\")\n"
+          "    15496")
       .def(
           "id_to_token",
           [](const ModelComponent& c, nb::handle id) -> std::optional<std::string> {
             const auto token = c.tokenizer().model().id_to_token(static_cast<std::uint32_t>(int_arg(id, "id", kMaxId)));
             return token ? std::optional<std::string>(*token) : std::nullopt;
           },
-          "id"_a, "Returns the model vocabulary's token of `id`, or None.")
+          "id"_a,
+          "Returns the model vocabulary's token of `id`, or None.\n\n"
+          "    >>> tok.model.id_to_token(15496)\n"
+          "    'Hello'")
       .def(
           "get_vocab_size", [](const ModelComponent& c) { return c.tokenizer().model().vocab_size(); },
-          "The size of the model's vocabulary.");
-  nb::class_<PostProcessorComponent, Component>(m, "PostProcessor")
+          "The size of the model's vocabulary.\n\n"
+          "    >>> t5.model.get_vocab_size()\n"
+          "    1000");
+  nb::class_<PostProcessorComponent, Component>(
+      m, "PostProcessor",
+      "The post-processor of a tokenizer (tokenizer.post_processor): what it adds\n"
+      "around the encoded sequences (special tokens, type ids).\n\n"
+      "    >>> t5.post_processor.type\n"
+      "    'TemplateProcessing'")
       .def(
           "num_special_tokens_to_add",
           [](const PostProcessorComponent& c, bool is_pair) { return c.tokenizer().num_special_tokens_to_add(is_pair); },
-          "is_pair"_a, "Returns how many ids this post-processor adds to a sequence, or to a pair.");
-  nb::class_<DecoderComponent, Component>(m, "Decoder")
+          "is_pair"_a,
+          "Returns how many ids this post-processor adds to a sequence, or to a pair.\n\n"
+          "    >>> p = t5.post_processor\n"
+          "    >>> (p.num_special_tokens_to_add(False), p.num_special_tokens_to_add(True))\n"
+          "    (1, 2)");
+  nb::class_<DecoderComponent, Component>(
+      m, "Decoder",
+      "The decoder of a tokenizer (tokenizer.decoder): how it turns tokens back\n"
+      "into text.\n\n"
+      "    >>> tok.decoder.type\n"
+      "    'ByteLevel'")
       .def(
           "decode",
           [](const DecoderComponent& c, std::vector<std::string> tokens) {
             return c.tokenizer().decode_tokens(std::move(tokens));
           },
-          "tokens"_a, "Returns the text of `tokens` after this decoder alone (HF decoder.decode).");
+          "tokens"_a,
+          "Returns the text of `tokens` after this decoder alone (HF decoder.decode).\n\n"
+          "    >>> tok.decoder.decode([\"Hello\", \"Ġworld\"])\n"
+          "    'Hello world'");
 
-  nb::class_<snaptok::Pipeline> tokenizer_class(m, "Tokenizer",
-                                                "A tokenizer loaded from a tokenizer.json or a .st file.");
+  nb::class_<snaptok::Pipeline> tokenizer_class(
+      m, "Tokenizer",
+      "A tokenizer loaded from a tokenizer.json or a .st file.\n\n"
+      "The examples use `path`, GPT-2's tokenizer.json; `tok`, the tokenizer it\n"
+      "loads (byte-level BPE); and `t5`, a small T5-style Unigram tokenizer whose\n"
+      "post-processor appends '</s>' (id 2).\n\n"
+      "    >>> tok = snaptok.Tokenizer.from_file(path)\n"
+      "    >>> tok.encode(\"Hello world\").tokens\n"
+      "    ['Hello', 'Ġworld']");
   def_component<NormalizerComponent>(tokenizer_class, "normalizer",
                                      "def normalizer(self, /) -> Normalizer | None",
-                                     "The normalizer (a snaptok.Normalizer), or None.");
+                                     "The normalizer (a snaptok.Normalizer), or None.\n\n"
+                                     "    >>> (tok.normalizer, t5.normalizer.type)\n"
+                                     "    (None, 'Sequence')");
   def_component<PreTokenizerComponent>(tokenizer_class, "pre_tokenizer",
                                        "def pre_tokenizer(self, /) -> PreTokenizer | None",
-                                       "The pre-tokenizer (a snaptok.PreTokenizer), or None.");
+                                       "The pre-tokenizer (a snaptok.PreTokenizer), or None.\n\n"
+                                       "    >>> t5.pre_tokenizer\n"
+                                       "    Metaspace(replacement='▁', prepend_scheme='always', split=True)");
   def_component<ModelComponent>(tokenizer_class, "model",
                                 "def model(self, /) -> Model",
-                                "The model (a snaptok.Model): its type and settings.");
+                                "The model (a snaptok.Model): its type and settings.\n\n"
+                                "    >>> t5.model\n"
+                                "    Unigram(unk_id=0, byte_fallback=False)");
   def_component<PostProcessorComponent>(tokenizer_class, "post_processor",
                                         "def post_processor(self, /) -> PostProcessor | None",
-                                        "The post-processor (a snaptok.PostProcessor), or None.");
+                                        "The post-processor (a snaptok.PostProcessor), or None.\n\n"
+                                        "    >>> t5.post_processor.type\n"
+                                        "    'TemplateProcessing'");
   def_component<DecoderComponent>(tokenizer_class, "decoder",
                                   "def decoder(self, /) -> Decoder | None",
-                                  "The decoder (a snaptok.Decoder), or None.");
+                                  "The decoder (a snaptok.Decoder), or None.\n\n"
+                                  "    >>> tok.decoder\n"
+                                  "    ByteLevel(add_prefix_space=True, trim_offsets=True)");
   tokenizer_class
       .def_static(
           "from_file",
@@ -853,10 +1020,16 @@ NB_MODULE(_core, m) {
           "path"_a, "st_cache"_a = false,
           "Loads a tokenizer.json or a .st file. With st_cache=True (or a path), a\n"
           "tokenizer.json loads through a .st sidecar (path + '.st' by default),\n"
-          "rebuilt whenever the JSON changes.")
+          "rebuilt whenever the JSON changes.\n\n"
+          "    >>> tok = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> tok.get_vocab_size()\n"
+          "    50257")
       .def_static(
           "from_str", [](std::string_view json) { return snaptok::Pipeline::from_json(json); },
-          "json"_a, "Loads a tokenizer from the text of a tokenizer.json.")
+          "json"_a,
+          "Loads a tokenizer from the text of a tokenizer.json.\n\n"
+          "    >>> snaptok.Tokenizer.from_str(t5.to_str()).encode_ids(\"Hello world\")\n"
+          "    [151, 88, 21, 887, 2]")
       .def_static(
           "from_buffer",
           [](nb::handle data) {
@@ -867,7 +1040,9 @@ NB_MODULE(_core, m) {
           },
           "data"_a,
           "Loads a tokenizer from bytes: a tokenizer.json's (as HF from_buffer), or a .st file's\n"
-          "(see to_st_bytes), told apart by the .st magic.")
+          "(see to_st_bytes), told apart by the .st magic.\n\n"
+          "    >>> snaptok.Tokenizer.from_buffer(t5.to_st_bytes()).encode_ids(\"Hello world\")\n"
+          "    [151, 88, 21, 887, 2]")
       .def_static(
           "_from_byte_ranks",
           [](std::string pattern, nb::dict ranks) {
@@ -926,13 +1101,20 @@ NB_MODULE(_core, m) {
           [](const snaptok::Pipeline& t, bool pretty) { return tokenizer_json(t, pretty); },
           "pretty"_a = false,
           "The tokenizer as tokenizer.json text (HF to_str): the pipeline as loaded, the current\n"
-          "truncation and padding, the model's tables. HF and snaptok load it to the same tokenizer.")
+          "truncation and padding, the model's tables. HF and snaptok load it to the same tokenizer.\n\n"
+          "    >>> import json\n"
+          "    >>> json.loads(tok.to_str())[\"pre_tokenizer\"]\n"
+          "    {'type': 'ByteLevel', 'add_prefix_space': False, 'trim_offsets': True}")
       .def(
           "save",
           [](const snaptok::Pipeline& t, const std::filesystem::path& path, bool pretty) {
             snaptok::st::write_atomically(path, tokenizer_json(t, pretty));
           },
-          "path"_a, "pretty"_a = true, "Writes to_str() to `path` (atomically: a temporary file, then a rename).")
+          "path"_a, "pretty"_a = true,
+          "Writes to_str() to `path` (atomically: a temporary file, then a rename).\n\n"
+          "    >>> t5.save(f\"{tmp}/tokenizer.json\")\n"
+          "    >>> snaptok.Tokenizer.from_file(f\"{tmp}/tokenizer.json\").encode_ids(\"Hello world\")\n"
+          "    [151, 88, 21, 887, 2]")
       .def(
           "get_vocab",
           [](const snaptok::Pipeline& t, bool with_added_tokens) {
@@ -945,7 +1127,11 @@ NB_MODULE(_core, m) {
             }
             return out;
           },
-          "with_added_tokens"_a = true, "{token: id} for the vocabulary (and the added tokens).",
+          "with_added_tokens"_a = true,
+          "{token: id} for the vocabulary (and the added tokens).\n\n"
+          "    >>> vocab = tok.get_vocab()\n"
+          "    >>> (len(vocab), vocab[\"Hello\"])\n"
+          "    (50257, 15496)",
           nb::sig("def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]"))
       .def(
           "add_tokens",
@@ -977,17 +1163,26 @@ NB_MODULE(_core, m) {
             for (const auto& [id, token] : t.added_vocabulary()->tokens()) out[nb::int_(id)] = nb::cast(PyAddedToken{token});
             return out;
           },
-          "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).",
+          "{id: AddedToken} for the added tokens, in id order (HF get_added_tokens_decoder).\n\n"
+          "    >>> t5.get_added_tokens_decoder()[2]\n"
+          "    AddedToken(\"</s>\", rstrip=False, lstrip=False, single_word=False, normalized=False, special=True)",
           nb::sig("def get_added_tokens_decoder(self) -> dict[int, AddedToken]"))
       .def("to_st_bytes", &st_bytes_of,
-           "Returns the .st image of this tokenizer, with its current settings.")
+           "Returns the .st image of this tokenizer, with its current settings.\n\n"
+           "    >>> image = t5.to_st_bytes()\n"
+           "    >>> snaptok.Tokenizer.from_buffer(image).encode_ids(\"Hello world\")\n"
+           "    [151, 88, 21, 887, 2]")
       .def(
           "save_st",
           [](const snaptok::Pipeline& t, const std::filesystem::path& path) {
             nb::gil_scoped_release release;
             t.save_st(path);
           },
-          "path"_a, "Writes the .st image to path atomically (a temporary file, then a rename).")
+          "path"_a,
+          "Writes the .st image to path atomically (a temporary file, then a rename).\n\n"
+          "    >>> t5.save_st(f\"{tmp}/t5.st\")\n"
+          "    >>> snaptok.Tokenizer.from_file(f\"{tmp}/t5.st\").encode_ids(\"Hello world\")\n"
+          "    [151, 88, 21, 887, 2]")
       .def("__getstate__", &st_bytes_of)
       .def("__setstate__",
            [](snaptok::Pipeline& t, nb::bytes image) {
@@ -1018,7 +1213,13 @@ NB_MODULE(_core, m) {
           },
           "text"_a, "pair"_a = nb::none(), "is_pretokenized"_a = false, "add_special_tokens"_a = true,
           "Encodes one text (or a pair) into an Encoding; with is_pretokenized, each is a list\n"
-          "of words, encoded one by one (HF's word ids and per-word offsets).")
+          "of words, encoded one by one (HF's word ids and per-word offsets).\n\n"
+          "    >>> tok.encode(\"Hello world\").ids\n"
+          "    [15496, 995]\n"
+          "    >>> t5.encode(\"Hello world\", \"Hi\").tokens\n"
+          "    ['▁He', 'll', 'o', '▁world', '</s>', '▁', 'H', 'i', '</s>']\n"
+          "    >>> tok.encode([\"Hello\", \" world\"], is_pretokenized=True).word_ids\n"
+          "    [0, 1]")
       .def(
           "encode_ids",
           [](const snaptok::Pipeline& t, nb::handle text, bool add_special_tokens) {
@@ -1026,7 +1227,10 @@ NB_MODULE(_core, m) {
             GilReleaseFor release(a.size());
             return t.encode(a, add_special_tokens);
           },
-          "text"_a, "add_special_tokens"_a = true, "Returns only the ids of one text (fastest).")
+          "text"_a, "add_special_tokens"_a = true,
+          "Returns only the ids of one text (fastest).\n\n"
+          "    >>> t5.encode_ids(\"Hello world\")\n"
+          "    [151, 88, 21, 887, 2]")
       .def(
           "encode_batch",
           [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
@@ -1034,14 +1238,21 @@ NB_MODULE(_core, m) {
           "input"_a, "is_pretokenized"_a = false, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts or (text, pair) tuples (any iterable), in parallel, into a list of\n"
           "Encoding, padded together when padding is enabled (as HF encode_batch); with\n"
-          "is_pretokenized, each item is a list of words or a pair of such lists (one thread).")
+          "is_pretokenized, each item is a list of words or a pair of such lists (one thread).\n\n"
+          "    >>> [e.ids for e in tok.encode_batch([\"Hello world\", \"Hi\"])]\n"
+          "    [[15496, 995], [17250]]\n"
+          "    >>> t5.encode_batch([(\"Hello\", \"world\")])[0].tokens\n"
+          "    ['▁He', 'll', 'o', '</s>', '▁world', '</s>']")
       .def(
           "post_process",
           [](const snaptok::Pipeline& t, const snaptok::Encoding& encoding, std::optional<snaptok::Encoding> pair,
              bool add_special_tokens) { return t.post_process(encoding, std::move(pair), add_special_tokens); },
           "encoding"_a, "pair"_a = nb::none(), "add_special_tokens"_a = true,
           "Applies truncation, the post-processor and padding to encodings made without them\n"
-          "(e.g. encode(..., add_special_tokens=False)), as HF post_process does.")
+          "(e.g. encode(..., add_special_tokens=False)), as HF post_process does.\n\n"
+          "    >>> e = t5.encode(\"Hello world\", add_special_tokens=False)\n"
+          "    >>> t5.post_process(e).tokens\n"
+          "    ['▁He', 'll', 'o', '▁world', '</s>']")
       .def(
           "encode_batch_fast",
           [](const snaptok::Pipeline& t, nb::handle texts, bool is_pretokenized, bool add_special_tokens,
@@ -1050,7 +1261,10 @@ NB_MODULE(_core, m) {
           },
           "input"_a, "is_pretokenized"_a = false, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "encode_batch without alignments, as HF encode_batch_fast: offsets (0, 0), no word ids, and\n"
-          "empty token strings but for the post-processor's and the padding's tokens.")
+          "empty token strings but for the post-processor's and the padding's tokens.\n\n"
+          "    >>> e = t5.encode_batch_fast([\"Hello world\"])[0]\n"
+          "    >>> (e.ids, e.tokens, e.offsets[0])\n"
+          "    ([151, 88, 21, 887, 2], ['', '', '', '', '</s>'], (0, 0))")
       .def(
           "encode_to_numpy",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
@@ -1067,7 +1281,12 @@ NB_MODULE(_core, m) {
           },
           "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts into (ids uint32, offsets int64 of len(texts)+1), zero-copy;\n"
-          "row i is ids[offsets[i]:offsets[i+1]].",
+          "row i is ids[offsets[i]:offsets[i+1]].\n\n"
+          "    >>> ids, offsets = tok.encode_to_numpy([\"Hello world\", \"Hi\"])\n"
+          "    >>> ids\n"
+          "    array([15496,   995, 17250], dtype=uint32)\n"
+          "    >>> offsets.tolist()\n"
+          "    [0, 2, 3]",
           nb::sig("def encode_to_numpy(self, texts: typing.Iterable[str | bytes], add_special_tokens: bool = True, "
                   "num_threads: int = 0) -> tuple[numpy.typing.NDArray[numpy.uint32], "
                   "numpy.typing.NDArray[numpy.int64]]"))
@@ -1082,24 +1301,36 @@ NB_MODULE(_core, m) {
           "part_bytes"_a = snaptok::DocumentEncoder::kDefaultPartBytes, nb::keep_alive<0, 1>(),
           "Returns a DocumentEncoder for one document fed in pieces (a large file, a stream)\n"
           "under the current settings. Once part_bytes are held back, it encodes the text\n"
-          "before the last exact cut point, on num_threads threads.")
+          "before the last exact cut point, on num_threads threads.\n\n"
+          "    >>> d = tok.document_encoder()\n"
+          "    >>> np.concatenate([d.feed(\"Hello wor\"), d.feed(\"ld\"), d.finish()])\n"
+          "    array([15496,   995], dtype=uint32)")
       .def_prop_ro(
           "fused_path", [](const snaptok::Pipeline& t) { return std::string(t.fused_path()); },
           "The fused ids-only path chosen at load: 'byte-level BPE', 'SentencePiece BPE',\n"
-          "'whitespace words', or 'none' (the general stages). Ids are the same either way.")
+          "'whitespace words', or 'none' (the general stages). Ids are the same either way.\n\n"
+          "    >>> tok.fused_path\n"
+          "    'byte-level BPE'")
       .def_prop_ro(
           "can_split_documents", [](const snaptok::Pipeline& t) { return t.can_split_documents(); },
           "True when one document can be cut into parts encoded apart (in parallel, or\n"
           "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"
           "known split pattern, no normalizer but NFC/NFD/NFKC/NFKD/Lowercase, no\n"
           "truncation or padding. When False, a DocumentEncoder holds the whole\n"
-          "document until finish().")
+          "document until finish().\n\n"
+          "    >>> (tok.can_split_documents, t5.can_split_documents)\n"
+          "    (True, False)")
       .def(
           "decode",
           [](const snaptok::Pipeline& t, nb::handle ids, bool skip_special_tokens) {
             return t.decode(ids_arg(ids, "ids"), skip_special_tokens);
           },
-          "ids"_a, "skip_special_tokens"_a = true, "Decodes ids back to text.")
+          "ids"_a, "skip_special_tokens"_a = true,
+          "Decodes ids back to text.\n\n"
+          "    >>> tok.decode([15496, 995])\n"
+          "    'Hello world'\n"
+          "    >>> t5.decode([151, 88, 21, 887, 2], skip_special_tokens=False)\n"
+          "    'Hello world</s>'")
       .def(
           "decode_batch",
           [](const snaptok::Pipeline& t, nb::handle sequences, bool skip_special_tokens) {
@@ -1113,7 +1344,10 @@ NB_MODULE(_core, m) {
             for (const auto& ids : batch) out.push_back(t.decode(ids, skip_special_tokens));
             return out;
           },
-          "sequences"_a, "skip_special_tokens"_a = true, "Decodes many id lists.")
+          "sequences"_a, "skip_special_tokens"_a = true,
+          "Decodes many id lists.\n\n"
+          "    >>> tok.decode_batch([[15496], [995]])\n"
+          "    ['Hello', ' world']")
       .def(
           "enable_truncation",
           [](snaptok::Pipeline& t, nb::handle max_length, nb::handle stride,
@@ -1128,10 +1362,20 @@ NB_MODULE(_core, m) {
           },
           "max_length"_a, "stride"_a = 0, "strategy"_a = "longest_first", "direction"_a = "right",
           "Truncates every encoding to max_length tokens (special tokens included); the rest\n"
-          "goes to Encoding.overflowing in windows overlapping by stride.")
+          "goes to Encoding.overflowing in windows overlapping by stride.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_truncation(2)\n"
+          "    >>> e = t.encode(\"Hello world, again\")\n"
+          "    >>> (e.ids, e.overflowing[0].ids)\n"
+          "    ([15496, 995], [11, 757])")
       .def(
           "no_truncation", [](snaptok::Pipeline& t) { t.set_truncation(std::nullopt); },
-          "Disables truncation.")
+          "Disables truncation.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_truncation(2)\n"
+          "    >>> t.no_truncation()\n"
+          "    >>> t.encode(\"Hello world, again\").ids\n"
+          "    [15496, 995, 11, 757]")
       .def_prop_ro(
           "truncation",
           [](const snaptok::Pipeline& t) -> nb::object {
@@ -1145,7 +1389,11 @@ NB_MODULE(_core, m) {
             return d;
           },
           nb::for_getter(nb::sig("def truncation(self, /) -> dict[str, typing.Any] | None")),
-          "The truncation parameters as a dict, or None.")
+          "The truncation parameters as a dict, or None.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_truncation(2)\n"
+          "    >>> t.truncation\n"
+          "    {'max_length': 2, 'stride': 0, 'strategy': 'longest_first', 'direction': 'right'}")
       .def(
           "enable_padding",
           [](snaptok::Pipeline& t, std::string_view direction, nb::handle pad_id,
@@ -1164,10 +1412,19 @@ NB_MODULE(_core, m) {
           "direction"_a = "right", "pad_id"_a = 0, "pad_type_id"_a = 0, "pad_token"_a = "[PAD]",
           "length"_a = nb::none(), "pad_to_multiple_of"_a = nb::none(),
           "Pads encodings to `length`, or to the longest of the batch when None, rounded up\n"
-          "to pad_to_multiple_of.")
+          "to pad_to_multiple_of.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_padding(pad_id=50256, pad_token=\"<|endoftext|>\")\n"
+          "    >>> [e.ids for e in t.encode_batch([\"Hello world\", \"Hi\"])]\n"
+          "    [[15496, 995], [17250, 50256]]")
       .def(
           "no_padding", [](snaptok::Pipeline& t) { t.set_padding(std::nullopt); },
-          "Disables padding.")
+          "Disables padding.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_padding(length=4)\n"
+          "    >>> t.no_padding()\n"
+          "    >>> t.encode(\"Hi\").ids\n"
+          "    [17250]")
       .def_prop_ro(
           "padding",
           [](const snaptok::Pipeline& t) -> nb::object {
@@ -1184,24 +1441,44 @@ NB_MODULE(_core, m) {
             return d;
           },
           nb::for_getter(nb::sig("def padding(self, /) -> dict[str, typing.Any] | None")),
-          "The padding parameters as a dict, or None.")
+          "The padding parameters as a dict, or None.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> t.enable_padding(length=8)\n"
+          "    >>> t.padding[\"length\"], t.padding[\"pad_token\"]\n"
+          "    (8, '[PAD]')")
       .def(
           "num_special_tokens_to_add",
           [](const snaptok::Pipeline& t, bool is_pair) -> std::size_t {
             return t.post_processor() ? t.post_processor()->added_tokens(is_pair) : 0;
           },
-          "is_pair"_a, "Number of special tokens the post-processor adds (HF).")
-      .def("token_to_id", &snaptok::Pipeline::token_to_id, "token"_a)
+          "is_pair"_a,
+          "Number of special tokens the post-processor adds (HF).\n\n"
+          "    >>> (t5.num_special_tokens_to_add(False), t5.num_special_tokens_to_add(True))\n"
+          "    (1, 2)")
+      .def("token_to_id", &snaptok::Pipeline::token_to_id, "token"_a,
+           "Returns the id of `token` (an added token's or the model's), or None.\n\n"
+           "    >>> tok.token_to_id(\"<|endoftext|>\")\n"
+           "    50256")
       .def(
           "id_to_token",
           [](const snaptok::Pipeline& t, nb::handle id) {
             return t.id_to_token(static_cast<std::uint32_t>(int_arg(id, "id", kMaxId)));
           },
-          "id"_a)
-      .def("get_vocab_size", &snaptok::Pipeline::vocab_size, "with_added_tokens"_a = true)
+          "id"_a,
+          "Returns the token of `id` (an added token's or the model's), or None.\n\n"
+          "    >>> tok.id_to_token(50256)\n"
+          "    '<|endoftext|>'")
+      .def("get_vocab_size", &snaptok::Pipeline::vocab_size, "with_added_tokens"_a = true,
+           "The vocabulary's size, with the added tokens unless with_added_tokens=False.\n\n"
+           "    >>> tok.get_vocab_size()\n"
+           "    50257")
       .def_prop_rw("encode_special_tokens", &snaptok::Pipeline::encode_special_tokens,
                    &snaptok::Pipeline::set_encode_special_tokens,
-                   "When True, special tokens in the input are encoded as plain text.")
+                   "When True, special tokens in the input are encoded as plain text.\n\n"
+                   "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+                   "    >>> t.encode_special_tokens = True\n"
+                   "    >>> t.encode(\"<|endoftext|>\").ids\n"
+                   "    [27, 91, 437, 1659, 5239, 91, 29]")
       .def(
           "set_cache_budget",
           [](snaptok::Pipeline& t, nb::handle bytes) {
@@ -1209,7 +1486,11 @@ NB_MODULE(_core, m) {
           },
           "bytes"_a,
            "Sets the byte budget that all threads' piece caches share (0 disables them);\n"
-           "the caches start empty under the new budget.")
+           "the caches start empty under the new budget.\n\n"
+           "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+           "    >>> t.set_cache_budget(0)\n"
+           "    >>> t.cache_stats()[\"bytes_budget\"]\n"
+           "    0")
       .def(
           "cache_stats",
           [](const snaptok::Pipeline& t) {
@@ -1222,7 +1503,11 @@ NB_MODULE(_core, m) {
             return d;
           },
           "Piece-cache counters under the current budget: hits, misses, bytes_used (claimed\n"
-          "by the threads' caches) and bytes_budget.",
+          "by the threads' caches) and bytes_budget.\n\n"
+          "    >>> t = snaptok.Tokenizer.from_file(path)\n"
+          "    >>> _ = t.encode_ids(\"Hello world\"), t.encode_ids(\"Hello world\")\n"
+          "    >>> {k: v for k, v in t.cache_stats().items() if k in (\"hits\", \"misses\")}\n"
+          "    {'hits': 2, 'misses': 2}",
           nb::sig("def cache_stats(self) -> dict[str, int]"));
 
   // SIMD target (snaptok/simd/dispatch.hpp); SNAPTOK_SIMD caps it.
@@ -1230,5 +1515,7 @@ NB_MODULE(_core, m) {
       "simd_target", [] { return std::string(snaptok::simd_target()); },
       "Returns the name of the SIMD target the kernels run on, e.g. 'AVX2' "
       "(capped by the SNAPTOK_SIMD environment variable: scalar, sse4, avx2 "
-      "or avx3), or 'none (built without Highway)'.");
+      "or avx3), or 'none (built without Highway)'.\n\n"
+      "    >>> snaptok.simd_target()  # e.g. 'AVX2', 'AVX3', 'NEON'\n"
+      "    '...'");
 }

@@ -1,7 +1,7 @@
 """snaptok: tokenization bit-identical to Hugging Face `tokenizers`, fast.
 
 >>> import snaptok
->>> tok = snaptok.Tokenizer.from_file("tokenizer.json")
+>>> tok = snaptok.Tokenizer.from_file(path)  # path: GPT-2's tokenizer.json
 >>> tok.encode("Hello world").ids
 [15496, 995]
 """

@@ -10,7 +10,7 @@ tiktoken 0.14 gives for the same ranks, pattern and special tokens.
 >>> enc = tiktoken.Encoding("r50k_base", pat_str=tiktoken.R50K_PAT_STR,
 ...                         mergeable_ranks=ranks,
 ...                         special_tokens={"<|endoftext|>": 50256})  # doctest: +SKIP
->>> enc.encode("hello world")                                      # doctest: +SKIP
+>>> enc.encode("hello world")
 [31373, 995]
 
 How it is exact: the ranks become a byte-level BPE in the engine where ANY
@@ -44,14 +44,17 @@ __all__ = [
     "load_tiktoken_bpe",
 ]
 
-#: tiktoken's split pattern of gpt2, r50k_base and p50k_base.
 R50K_PAT_STR = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-#: tiktoken's split pattern of cl100k_base.
+"""tiktoken's split pattern of gpt2, r50k_base and p50k_base.
+
+>>> Encoding.from_tokenizer_json(path, pat_str=R50K_PAT_STR).encode("hello world")
+[31373, 995]
+"""
 CL100K_PAT_STR = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
-#: tiktoken's split pattern of o200k_base.
+"""tiktoken's split pattern of cl100k_base."""
 O200K_PAT_STR = "|".join(
     [
         r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
@@ -63,6 +66,7 @@ O200K_PAT_STR = "|".join(
         r"""\s+""",
     ]
 )
+"""tiktoken's split pattern of o200k_base."""
 
 # cl100k in the spelling whose Oniguruma matches are tiktoken's: Oniguruma
 # reads tiktoken's \p{N}{1,3}+ as (?:\p{N}{1,3})+ (whole digit runs), where
@@ -134,6 +138,10 @@ def load_tiktoken_bpe(path: str | os.PathLike[str]) -> dict[bytes, int]:
     >>> ranks = load_tiktoken_bpe("cl100k_base.tiktoken")   # doctest: +SKIP
     >>> ranks[b"hello"]                                      # doctest: +SKIP
     15339
+    >>> with open(f"{tmp}/tiny.tiktoken", "w") as f:        # "aGk=" is base64 of b"hi"
+    ...     _ = f.write("aA== 0\\naQ== 1\\naGk= 2\\n")
+    >>> load_tiktoken_bpe(f"{tmp}/tiny.tiktoken")
+    {b'h': 0, b'i': 1, b'hi': 2}
     """
     with open(path, "rb") as f:
         data = f.read()
@@ -228,6 +236,9 @@ class Encoding:
     [256, 32, 97, 257]
     >>> enc.decode([256, 32, 97])
     'ab a'
+
+    The examples of the methods below use ``enc``, an Encoding of GPT-2's
+    ranks (r50k_base, as in the module's example).
     """
 
     def __init__(
@@ -284,6 +295,16 @@ class Encoding:
         ...                                   special_tokens={"<|endoftext|>": 100257})  # doctest: +SKIP
         >>> enc.encode("hello world")                                                  # doctest: +SKIP
         [15339, 1917]
+
+        A file of GPT-2's ranks, written out from the Encoding ``enc`` of them:
+
+        >>> import base64
+        >>> with open(f"{tmp}/gpt2.tiktoken", "wb") as f:
+        ...     for t in enc.token_byte_values():
+        ...         _ = f.write(base64.b64encode(t) + b" %d\\n" % enc.encode_single_token(t))
+        >>> gpt2 = Encoding.from_tiktoken_file(f"{tmp}/gpt2.tiktoken", pat_str=R50K_PAT_STR)
+        >>> (gpt2.name, gpt2.encode("hello world"))
+        ('gpt2', [31373, 995])
         """
         if name is None:
             name = os.path.basename(os.fspath(path))
@@ -324,8 +345,8 @@ class Encoding:
         token merges (tiktoken's rule), so where HF's Oniguruma or merge list
         says otherwise the ids are tiktoken's, not HF's.
 
-        >>> enc = Encoding.from_tokenizer_json("tokenizer.json")   # doctest: +SKIP
-        >>> enc.encode("hello world")                              # doctest: +SKIP
+        >>> enc = Encoding.from_tokenizer_json(path)   # path: GPT-2's tokenizer.json
+        >>> enc.encode("hello world")
         [31373, 995]
         """
         where = os.fspath(path)
@@ -416,7 +437,7 @@ class Encoding:
 
         The same as ``encode(text, disallowed_special=())``.
 
-        >>> enc.encode_ordinary("hello world")   # doctest: +SKIP
+        >>> enc.encode_ordinary("hello world")
         [31373, 995]
         """
         try:
@@ -483,13 +504,13 @@ class Encoding:
         default every special token not allowed) raises ValueError; any
         other is encoded as ordinary text.
 
-        >>> enc.encode("hello world")                                       # doctest: +SKIP
+        >>> enc.encode("hello world")
         [31373, 995]
-        >>> enc.encode("<|endoftext|>", allowed_special={"<|endoftext|>"})  # doctest: +SKIP
+        >>> enc.encode("<|endoftext|>", allowed_special={"<|endoftext|>"})
         [50256]
-        >>> enc.encode("<|endoftext|>", disallowed_special=())              # doctest: +SKIP
+        >>> enc.encode("<|endoftext|>", disallowed_special=())
         [27, 91, 437, 1659, 5239, 91, 29]
-        >>> enc.encode("<|endoftext|>")                                     # doctest: +SKIP
+        >>> enc.encode("<|endoftext|>")
         Traceback (most recent call last):
         ValueError: Encountered text corresponding to disallowed special token '<|endoftext|>'...
         """
@@ -511,7 +532,7 @@ class Encoding:
 
         Unlike :meth:`encode`, text with surrogates raises UnicodeEncodeError (as tiktoken).
 
-        >>> enc.encode_to_numpy("hello world")   # doctest: +SKIP
+        >>> enc.encode_to_numpy("hello world")
         array([31373,   995], dtype=uint32)
         """
         import numpy as np
@@ -534,7 +555,7 @@ class Encoding:
     def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
         """Encodes every text as :meth:`encode_ordinary`, on ``num_threads`` threads.
 
-        >>> enc.encode_ordinary_batch(["hello world", "goodbye world"])   # doctest: +SKIP
+        >>> enc.encode_ordinary_batch(["hello world", "goodbye world"])
         [[31373, 995], [11274, 16390, 995]]
         """
         return self._encode_texts(list(text), num_threads)
@@ -551,7 +572,7 @@ class Encoding:
 
         The first text (in order) holding a disallowed special token raises.
 
-        >>> enc.encode_batch(["hello world", "goodbye world"])   # doctest: +SKIP
+        >>> enc.encode_batch(["hello world", "goodbye world"])
         [[31373, 995], [11274, 16390, 995]]
         """
         texts = list(text)
@@ -583,7 +604,7 @@ class Encoding:
 
         Special tokens count; anything else raises KeyError.
 
-        >>> enc.encode_single_token("hello")   # doctest: +SKIP
+        >>> enc.encode_single_token("hello")
         31373
         """
         piece = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else text_or_bytes
@@ -603,7 +624,7 @@ class Encoding:
 
         An id that is no token raises ``KeyError('Invalid token for decoding: N')``.
 
-        >>> enc.decode_bytes([31373, 995])   # doctest: +SKIP
+        >>> enc.decode_bytes([31373, 995])
         b'hello world'
         """
         try:
@@ -625,7 +646,7 @@ class Encoding:
     def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
         """Returns the text of ``tokens``; bytes that are not UTF-8 follow ``errors``.
 
-        >>> enc.decode([31373, 995])   # doctest: +SKIP
+        >>> enc.decode([31373, 995])
         'hello world'
         """
         return self.decode_bytes(tokens).decode("utf-8", errors=errors)
@@ -633,7 +654,7 @@ class Encoding:
     def decode_single_token_bytes(self, token: int) -> bytes:
         """Returns the bytes of one token (special tokens too); KeyError for no token.
 
-        >>> enc.decode_single_token_bytes(31373)   # doctest: +SKIP
+        >>> enc.decode_single_token_bytes(31373)
         b'hello'
         """
         try:
@@ -645,7 +666,7 @@ class Encoding:
     def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
         """Returns the bytes of each token.
 
-        >>> enc.decode_tokens_bytes([31373, 995])   # doctest: +SKIP
+        >>> enc.decode_tokens_bytes([31373, 995])
         [b'hello', b' world']
         """
         return [self.decode_single_token_bytes(t) for t in tokens]
@@ -656,7 +677,7 @@ class Encoding:
         A token that starts inside a char (a UTF-8 continuation byte) gets the
         offset of that char. Bytes that are not UTF-8 raise UnicodeDecodeError.
 
-        >>> enc.decode_with_offsets([31373, 995])   # doctest: +SKIP
+        >>> enc.decode_with_offsets([31373, 995])
         ('hello world', [0, 5])
         """
         token_bytes = self.decode_tokens_bytes(tokens)
@@ -673,7 +694,7 @@ class Encoding:
     ) -> list[str]:
         """Returns :meth:`decode` of each id list (``num_threads`` is accepted).
 
-        >>> enc.decode_batch([[31373], [995]])   # doctest: +SKIP
+        >>> enc.decode_batch([[31373], [995]])
         ['hello', ' world']
         """
         return [self.decode(tokens, errors=errors) for tokens in batch]
@@ -681,7 +702,7 @@ class Encoding:
     def decode_bytes_batch(self, batch: Sequence[Sequence[int]], *, num_threads: int = 8) -> list[bytes]:
         """Returns :meth:`decode_bytes` of each id list (``num_threads`` is accepted).
 
-        >>> enc.decode_bytes_batch([[31373], [995]])   # doctest: +SKIP
+        >>> enc.decode_bytes_batch([[31373], [995]])
         [b'hello', b' world']
         """
         return [self.decode_bytes(tokens) for tokens in batch]
@@ -691,7 +712,7 @@ class Encoding:
     def token_byte_values(self) -> list[bytes]:
         """Returns the bytes of every mergeable token, sorted.
 
-        >>> enc.token_byte_values()[:2]   # doctest: +SKIP
+        >>> enc.token_byte_values()[:2]
         [b'\\x00', b'\\x01']
         """
         return sorted(self._mergeable_ranks)
@@ -700,7 +721,7 @@ class Encoding:
     def eot_token(self) -> int:
         """The id of ``<|endoftext|>`` (KeyError when there is none).
 
-        >>> enc.eot_token   # doctest: +SKIP
+        >>> enc.eot_token
         50256
         """
         return self._special_tokens["<|endoftext|>"]
@@ -709,7 +730,7 @@ class Encoding:
     def special_tokens_set(self) -> set[str]:
         """The special tokens' texts.
 
-        >>> enc.special_tokens_set   # doctest: +SKIP
+        >>> enc.special_tokens_set
         {'<|endoftext|>'}
         """
         return set(self._special_tokens.keys())
@@ -717,7 +738,7 @@ class Encoding:
     def is_special_token(self, token: int) -> bool:
         """True when ``token`` is a special token's id.
 
-        >>> enc.is_special_token(50256)   # doctest: +SKIP
+        >>> enc.is_special_token(50256)
         True
         """
         assert isinstance(token, int)
@@ -727,7 +748,7 @@ class Encoding:
     def n_vocab(self) -> int:
         """One past the largest id (``max_token_value + 1``), as tiktoken.
 
-        >>> enc.n_vocab   # doctest: +SKIP
+        >>> enc.n_vocab
         50257
         """
         return self.max_token_value + 1
@@ -736,7 +757,7 @@ class Encoding:
     def tokenizer(self) -> Tokenizer:
         """The snaptok Tokenizer that encodes ordinary text (``save_st``, ``encode_batch``, ...).
 
-        >>> enc.tokenizer.fused_path   # doctest: +SKIP
+        >>> enc.tokenizer.fused_path
         'byte-level BPE'
         """
         return self._core

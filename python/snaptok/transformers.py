@@ -7,9 +7,10 @@ transformers' results on snaptok's engine:
 
 >>> from transformers import AutoTokenizer, PreTrainedTokenizerFast
 >>> import snaptok, snaptok.transformers
->>> tok = snaptok.transformers.patch(AutoTokenizer.from_pretrained("path/to/folder"))
->>> tok = PreTrainedTokenizerFast(tokenizer_object=snaptok.Tokenizer.from_file("tokenizer.json"))
->>> tok(["Hello world"], padding=True, return_offsets_mapping=True)
+>>> tok = snaptok.transformers.patch(AutoTokenizer.from_pretrained("path/to/folder"))  # doctest: +SKIP
+>>> tok = PreTrainedTokenizerFast(tokenizer_object=snaptok.Tokenizer.from_file(path))  # a tokenizer.json
+>>> tok(["Hello world"], return_offsets_mapping=True)
+{'input_ids': [[15496, 995]], 'attention_mask': [[1, 1]], 'offset_mapping': [[(0, 5), (5, 11)]]}
 
 ``patch`` keeps everything the folder configures (special tokens, padding
 side, chat template, model max length) and only swaps the engine. Tested
@@ -43,9 +44,11 @@ def patch(tokenizer: Any) -> Any:
             Python-only tokenizer).
 
     >>> from transformers import PreTrainedTokenizerFast
-    >>> hf = PreTrainedTokenizerFast(tokenizer_file="tokenizer.json")
+    >>> hf = PreTrainedTokenizerFast(tokenizer_file=path)  # path: a tokenizer.json
     >>> type(patch(hf)._tokenizer).__module__
     'snaptok._core'
+    >>> hf("Hello world")["input_ids"]
+    [15496, 995]
     """
     engine = getattr(tokenizer, "_tokenizer", None)
     if isinstance(engine, Tokenizer):
