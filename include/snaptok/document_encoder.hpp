@@ -93,7 +93,7 @@ class DocumentEncoder {
   void encode_pending(std::size_t end, bool last, std::vector<std::uint32_t>& ids) {
     const std::string_view part(pending_.data(), end);
     const bool first = encoded_ == 0;
-    const std::size_t part_bytes = Pipeline::part_bytes_for(end, threads_, splits_);
+    const std::size_t part_bytes = Pipeline::part_bytes_for(splits_);
     std::vector<Pipeline::Unit> units;
     Pipeline::add_units(0, part, encoded_, first, last, part_bytes, units);
     try {

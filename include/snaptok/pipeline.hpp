@@ -290,10 +290,7 @@ class Pipeline {
       return;
     }
     const unsigned threads = resolve_threads(num_threads);
-    std::size_t bytes = 0;
-    for (const std::string_view t : texts) bytes += t.size();
-    const std::size_t part_bytes =
-        part_bytes_for(bytes, threads, splits_documents(*settings, add_special_tokens));
+    const std::size_t part_bytes = part_bytes_for(splits_documents(*settings, add_special_tokens));
     Scratch<Unit> scratch_units;
     std::vector<Unit>& units = scratch_units.get();
     units.reserve(texts.size());
@@ -742,9 +739,10 @@ class Pipeline {
 
   // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
   // threads: chunks of units of about equal bytes are taken by free
-  // threads; chunk 0 writes into `ids`, the others into their own buffers,
-  // placed once at the end. When `offsets` is not empty, offsets[t + 1]
-  // becomes the end of text t's ids for every text whose last unit is here.
+  // threads; chunk 0 writes into `ids`, the others into the calling
+  // thread's ChunkBuffers, appended in order at the end. When `offsets` is
+  // not empty, offsets[t + 1] becomes the end of text t's ids for every text
+  // whose last unit is here.
   void encode_units(const EncodeSettings& settings, std::span<const Unit> units,
                     bool add_special_tokens, unsigned threads, std::vector<std::uint32_t>& ids,
                     std::span<std::int64_t> offsets) const {
@@ -754,7 +752,7 @@ class Pipeline {
     std::vector<std::size_t>& bounds = scratch_bounds.get();
     chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads, bounds);
     const std::size_t chunks = bounds.size() - 1;
-    std::vector<std::vector<std::uint32_t>> chunk_ids(chunks > 1 ? chunks : 0);
+    ChunkBuffers chunk_ids(chunks);
     // Room for an id per 3 bytes (most text needs less; pages never written
     // cost nothing) saves the copies of growing from empty; `ids` gets room
     // for every chunk, so placing them moves nothing already there.
@@ -783,23 +781,17 @@ class Pipeline {
         }
       }
     });
-    if (chunks == 1) return;
-    std::vector<std::size_t> starts(chunks);
-    std::size_t total = ids.size();
+    // The other chunks go after chunk 0 in order, copied once: growing
+    // `ids` to the total first would zero every element before the copy
+    // overwrote it, a pass as slow as the copy (and a serial one).
     for (std::size_t c = 1; c < chunks; ++c) {
-      starts[c] = total;
-      total += chunk_ids[c].size();
+      const auto start = static_cast<std::int64_t>(ids.size());
+      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
       if (offsets.empty()) continue;
       for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        if (units[u].last) offsets[units[u].text + 1] += static_cast<std::int64_t>(starts[c]);
+        if (units[u].last) offsets[units[u].text + 1] += start;
       }
     }
-    ids.resize(total);
-    run_tasks(chunks - 1, threads, [&](std::size_t c, runtime::Workspace&) {
-      std::vector<std::uint32_t>& chunk = chunk_ids[c + 1];
-      std::copy(chunk.begin(), chunk.end(), ids.begin() + static_cast<std::ptrdiff_t>(starts[c + 1]));
-      std::vector<std::uint32_t>().swap(chunk);
-    });
   }
 
   // Added-token split + normalization, then pre-tokenization.
@@ -1018,16 +1010,15 @@ class Pipeline {
   // kMinChunkBytes (below that, handing work over costs more than it saves).
   static constexpr std::size_t kChunksPerThread = 8;
   static constexpr std::size_t kMinChunkBytes = 64 << 10;
-  // Parts of a cut text are at least this large.
-  static constexpr std::size_t kMinPartBytes = 256 << 10;
+  // A text that may be cut is cut into parts of about this size, on any
+  // number of threads: each stage's pass over a part (UTF-8 check, added
+  // tokens, the scan) then finds it in the core's L2 cache, where one pass
+  // over a whole long text after another would stream it from memory.
+  static constexpr std::size_t kPartBytes = 256 << 10;
 
-  // Returns the size of the parts to cut texts into when `bytes` of work
-  // go to `threads` threads (one chunk's share, at least kMinPartBytes),
-  // or 0 (no cuts) on one thread or when documents may not be cut.
-  static std::size_t part_bytes_for(std::size_t bytes, unsigned threads, bool may_cut) {
-    if (threads <= 1 || !may_cut) return 0;
-    return std::max(kMinPartBytes, bytes / (std::size_t{threads} * kChunksPerThread));
-  }
+  // Returns the size of the parts to cut texts into, or 0 (no cuts) when
+  // documents may not be cut.
+  static std::size_t part_bytes_for(bool may_cut) { return may_cut ? kPartBytes : 0; }
 
   // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
   // positive number, else every core this process may run on.
@@ -1051,6 +1042,50 @@ class Pipeline {
     const char* list = e.subject() == "input pair text" ? "pairs[" : "texts[";
     return detail::InvalidUtf8(list + std::to_string(i) + "]", e.byte());
   }
+
+  // The id buffers of encode_units' chunks (all but chunk 0, which writes
+  // into the caller's vector), the calling thread's, kept from call to call
+  // up to kKeptBytes of capacity in all: a repeated call then writes into
+  // pages it already has, not fresh ones the kernel must fault in and zero
+  // (a tenth of a two-thread call's time). Workers write into the caller's
+  // buffers, so concurrent calls never share one; a nested use on the same
+  // thread gets fresh ones.
+  class ChunkBuffers {
+   public:
+    static constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
+    explicit ChunkBuffers(std::size_t chunks)
+        : busy_(in_use()), all_(busy_ ? &own_ : &kept_buffers()) {
+      in_use() = true;
+      if (all_->size() < chunks) all_->resize(chunks);
+      for (std::vector<std::uint32_t>& b : *all_) b.clear();
+    }
+    ~ChunkBuffers() {
+      if (busy_) return;
+      in_use() = false;
+      std::size_t kept = 0;
+      for (std::vector<std::uint32_t>& b : *all_) {
+        kept += b.capacity() * sizeof(std::uint32_t);
+        if (kept > kKeptBytes) std::vector<std::uint32_t>().swap(b);
+      }
+    }
+    ChunkBuffers(const ChunkBuffers&) = delete;
+    ChunkBuffers& operator=(const ChunkBuffers&) = delete;
+    // (Workers index the caller's buffers: all_ was taken on its thread.)
+    std::vector<std::uint32_t>& operator[](std::size_t chunk) { return (*all_)[chunk]; }
+
+   private:
+    static std::vector<std::vector<std::uint32_t>>& kept_buffers() {
+      thread_local std::vector<std::vector<std::uint32_t>> all;
+      return all;
+    }
+    static bool& in_use() {
+      thread_local bool busy = false;
+      return busy;
+    }
+    bool busy_;
+    std::vector<std::vector<std::uint32_t>> own_;
+    std::vector<std::vector<std::uint32_t>>* all_;
+  };
 
   // A vector of this thread's that keeps its capacity from call to call
   // (cleared on get()) up to kKeptElements, so that small batches allocate
