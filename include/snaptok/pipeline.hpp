@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -740,7 +741,7 @@ class Pipeline {
   // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
   // threads: chunks of units of about equal bytes are taken by free
   // threads; chunk 0 writes into `ids`, the others into the calling
-  // thread's ChunkBuffers, appended in order at the end. When `offsets` is
+  // thread's ChunkBuffers, appended in order as they complete. When `offsets` is
   // not empty, offsets[t + 1] becomes the end of text t's ids for every text
   // whose last unit is here.
   void encode_units(const EncodeSettings& settings, std::span<const Unit> units,
@@ -764,6 +765,24 @@ class Pipeline {
       runtime::advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
     };
     reserve(ids, ids.size() + all_bytes / 3 + 16);
+    // Chunks 1.. are appended to `ids` in order, each as soon as every chunk
+    // before it is done, by the thread that completes that run: most of the
+    // copying then overlaps the encoding of later chunks. (Appending, not
+    // growing `ids` to the total first: that would zero every element
+    // before the copy overwrote it.)
+    std::mutex placing;
+    Scratch<std::uint8_t> scratch_done;
+    std::vector<std::uint8_t>& done = scratch_done.get();
+    done.assign(chunks, 0);
+    std::size_t next_to_place = 1;
+    auto place = [&](std::size_t c) {
+      const auto start = static_cast<std::int64_t>(ids.size());
+      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
+      if (offsets.empty()) return;
+      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
+        if (units[u].last) offsets[units[u].text + 1] += start;
+      }
+    };
     run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
       std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
       std::size_t bytes = 0;
@@ -780,18 +799,11 @@ class Pipeline {
           offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
         }
       }
+      if (chunks == 1) return;
+      std::lock_guard lock(placing);
+      done[c] = 1;
+      while (done[0] && next_to_place < chunks && done[next_to_place]) place(next_to_place++);
     });
-    // The other chunks go after chunk 0 in order, copied once: growing
-    // `ids` to the total first would zero every element before the copy
-    // overwrote it, a pass as slow as the copy (and a serial one).
-    for (std::size_t c = 1; c < chunks; ++c) {
-      const auto start = static_cast<std::int64_t>(ids.size());
-      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
-      if (offsets.empty()) continue;
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        if (units[u].last) offsets[units[u].text + 1] += start;
-      }
-    }
   }
 
   // Added-token split + normalization, then pre-tokenization.
