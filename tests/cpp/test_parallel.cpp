@@ -210,7 +210,7 @@ TEST_CASE("documents: GPT-2 cuts documents; settings that need the whole text do
 TEST_CASE("documents: a document cut across threads has the ids of the whole") {
   const std::string doc = big_document(3 << 20);
   const std::vector<std::uint32_t> whole = gpt2().encode(doc);
-  for (const unsigned threads : {2u, 3u, 7u}) {
+  for (const unsigned threads : {1u, 2u, 3u, 7u}) {  // one thread cuts it into parts too
     std::vector<std::int64_t> offsets;
     CHECK(flat_ids(gpt2(), {doc}, threads, offsets) == whole);
     CHECK(offsets == std::vector<std::int64_t>{0, static_cast<std::int64_t>(whole.size())});
@@ -229,6 +229,43 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
     const std::vector<std::uint32_t> row(ids.begin() + offsets[i], ids.begin() + offsets[i + 1]);
     CHECK(row == gpt2().encode(texts[i]));
   }
+}
+
+TEST_CASE("documents: concurrent callers, each with chunks on several threads, get their own ids") {
+  // Each caller's chunks go into that caller's kept buffers; the buffers are
+  // reused from call to call, and a smaller call after a larger one leaves
+  // nothing of the larger behind.
+  const std::string big = big_document(1 << 20);
+  std::size_t small_end = 200 << 10;  // a char boundary
+  while ((static_cast<unsigned char>(big[small_end]) & 0xC0) == 0x80) ++small_end;
+  const std::string small = big.substr(0, small_end);
+  const std::vector<std::uint32_t> big_ids = gpt2().encode(big), small_ids = gpt2().encode(small);
+  const std::vector<std::uint32_t> tail = gpt2().encode("tail");
+  std::atomic<int> wrong{0};
+  auto run_calls = [&](int caller) {
+    for (int call = 0; call < 6; ++call) {
+      const bool use_big = (call + caller) % 2 == 0;
+      std::vector<std::int64_t> offsets;
+      const std::vector<std::string_view> texts = {use_big ? big : small, "tail"};
+      const std::vector<std::uint32_t> ids = flat_ids(gpt2(), texts, 3, offsets);
+      std::vector<std::uint32_t> want = use_big ? big_ids : small_ids;
+      const auto first_end = static_cast<std::int64_t>(want.size());
+      want.insert(want.end(), tail.begin(), tail.end());
+      if (ids != want || offsets[1] != first_end) ++wrong;
+    }
+  };
+  std::vector<std::thread> callers;
+  for (int caller = 0; caller < 3; ++caller) {
+    callers.emplace_back([&, caller] {
+      try {
+        run_calls(caller);
+      } catch (...) {
+        ++wrong;
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("documents: the post-processor's ids go before the first part and after the last") {
