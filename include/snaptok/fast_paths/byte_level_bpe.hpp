@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -107,9 +108,10 @@ class ByteLevelBpePath {
       if (i + 1 == splits_.size() && plain_byte_level_) {
         // The last cut, and ByteLevel only maps bytes: pieces go straight
         // to the model.
-        add_isolated(split.regex(), text, out);
+        for_each_isolated(split.regex(), text, out);
       } else {
-        for_each_isolated(split.regex(), text, [&](std::string_view p) { run_split(i + 1, p, out); });
+        auto next = [&](std::string_view p) { run_split(i + 1, p, out); };
+        for_each_isolated(split.regex(), text, next);
       }
       return;
     }
@@ -143,50 +145,50 @@ class ByteLevelBpePath {
       out.add(text);
       return;
     }
-    add_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
+    for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
   }
 
-  // A regex's matches straight into the batch, with the text between
-  // them (a Split with behavior Isolated: every match and every gap is a
-  // piece); the all-ASCII blocks of scan_blocks in bulk (add_starts), so the
-  // batch's count and the position stay in registers.
-  struct ScannerPieces {
-    Pieces& out;
+  // The pieces of a Split with behavior Isolated (every match of the regex
+  // and every gap between matches is a piece), in order, to `out`: the
+  // piece batch (out.add), or a function. Into the batch, scan_blocks hands
+  // its all-ASCII blocks over at once (add_starts), so the batch's count and
+  // the position stay in registers.
+  template <class Out>
+  struct IsolatedPieces {
+    Out& out;
     std::string_view text;
-    std::size_t prev = 0;  // end of the last piece queued
+    std::size_t prev = 0;  // end of the last piece given
+    SNAPTOK_ALWAYS_INLINE void give(std::size_t begin, std::size_t end) {
+      const std::string_view piece(text.data() + begin, end - begin);
+      if constexpr (std::is_same_v<Out, Pieces>) {
+        out.add(piece);
+      } else {
+        out(piece);
+      }
+    }
     SNAPTOK_ALWAYS_INLINE void operator()(std::size_t s, std::size_t e) {
-      if (prev != s) out.add(text.substr(prev, s - prev));
-      out.add(text.substr(s, e - s));
+      if (prev != s) give(prev, s);
+      give(s, e);
       prev = e;
     }
-    SNAPTOK_ALWAYS_INLINE void add_starts(std::size_t& cur, std::size_t base, std::uint64_t starts) {
+    SNAPTOK_ALWAYS_INLINE void add_starts(std::size_t& cur, std::size_t base, std::uint64_t starts)
+      requires std::is_same_v<Out, Pieces>
+    {
       out.add_starts(text.data(), cur, base, starts);  // from cur == prev: scan_blocks' matches tile
       prev = cur;
     }
     void finish() {
-      if (prev < text.size()) out.add(text.substr(prev));
+      if (prev < text.size()) give(prev, text.size());
     }
   };
 
-  // Queues the pieces of `regex` (Isolated) on `text`: its scanner's
-  // matches (in bulk where it can), else Oniguruma's.
-  static void add_isolated(const detail::Regex& regex, std::string_view text, Pieces& out) {
-    ScannerPieces sink{out, text};
+  // Gives the Isolated pieces of `regex` on `text` to `out` (see
+  // IsolatedPieces): its scanner's matches, else Oniguruma's.
+  template <class Out>
+  static void for_each_isolated(const detail::Regex& regex, std::string_view text, Out& out) {
+    IsolatedPieces<Out> sink{out, text};
     regex.for_each_match(text, sink);
     sink.finish();
-  }
-
-  // Calls fn(piece) for every match of `regex` in `text` and every gap
-  // between matches, in order (a Split with behavior Isolated).
-  template <class Fn>
-  static void for_each_isolated(const detail::Regex& regex, std::string_view text, Fn&& fn) {
-    std::size_t prev = 0;
-    regex.for_each_match(text, [&](std::size_t s, std::size_t e) SNAPTOK_ALWAYS_INLINE_LAMBDA {
-      if (prev != s) fn(std::string_view(text.data() + prev, s - prev));
-      fn(std::string_view(text.data() + s, e - s));
-      prev = e;
-    });
-    if (prev < text.size()) fn(text.substr(prev));
   }
 
   const BpeModel& bpe_;
