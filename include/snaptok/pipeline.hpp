@@ -1055,83 +1055,79 @@ class Pipeline {
     return detail::InvalidUtf8(list + std::to_string(i) + "]", e.byte());
   }
 
+  // A value of this thread's kept from call to call (Tag tells apart the
+  // uses of one type); a nested use on the same thread gets a fresh one.
+  // value() is the constructing thread's, also when tasks on other threads
+  // reach it through this object.
+  template <class V, class Tag>
+  class ThreadKept {
+   public:
+    ThreadKept() : busy_(in_use()), value_(busy_ ? &own_ : &kept()) { in_use() = true; }
+    ~ThreadKept() {
+      if (!busy_) in_use() = false;
+    }
+    ThreadKept(const ThreadKept&) = delete;
+    ThreadKept& operator=(const ThreadKept&) = delete;
+    V& value() noexcept { return *value_; }
+
+   private:
+    static V& kept() {
+      thread_local V v;
+      return v;
+    }
+    static bool& in_use() {
+      thread_local bool busy = false;
+      return busy;
+    }
+    bool busy_;
+    V own_;
+    V* value_;
+  };
+
   // The id buffers of encode_units' chunks (all but chunk 0, which writes
   // into the caller's vector), the calling thread's, kept from call to call
   // up to kKeptBytes of capacity in all: a repeated call then writes into
   // pages it already has, not fresh ones the kernel must fault in and zero
   // (a tenth of a two-thread call's time). Workers write into the caller's
-  // buffers, so concurrent calls never share one; a nested use on the same
-  // thread gets fresh ones.
+  // buffers, so concurrent calls never share one.
   class ChunkBuffers {
    public:
     static constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
-    explicit ChunkBuffers(std::size_t chunks)
-        : busy_(in_use()), all_(busy_ ? &own_ : &kept_buffers()) {
-      in_use() = true;
-      if (all_->size() < chunks) all_->resize(chunks);
-      for (std::vector<std::uint32_t>& b : *all_) b.clear();
+    explicit ChunkBuffers(std::size_t chunks) {
+      std::vector<std::vector<std::uint32_t>>& all = buffers_.value();
+      if (all.size() < chunks) all.resize(chunks);
+      for (std::vector<std::uint32_t>& b : all) b.clear();
     }
     ~ChunkBuffers() {
-      if (busy_) return;
-      in_use() = false;
       std::size_t kept = 0;
-      for (std::vector<std::uint32_t>& b : *all_) {
+      for (std::vector<std::uint32_t>& b : buffers_.value()) {
         kept += b.capacity() * sizeof(std::uint32_t);
         if (kept > kKeptBytes) std::vector<std::uint32_t>().swap(b);
       }
     }
-    ChunkBuffers(const ChunkBuffers&) = delete;
-    ChunkBuffers& operator=(const ChunkBuffers&) = delete;
-    // (Workers index the caller's buffers: all_ was taken on its thread.)
-    std::vector<std::uint32_t>& operator[](std::size_t chunk) { return (*all_)[chunk]; }
+    std::vector<std::uint32_t>& operator[](std::size_t chunk) { return buffers_.value()[chunk]; }
 
    private:
-    static std::vector<std::vector<std::uint32_t>>& kept_buffers() {
-      thread_local std::vector<std::vector<std::uint32_t>> all;
-      return all;
-    }
-    static bool& in_use() {
-      thread_local bool busy = false;
-      return busy;
-    }
-    bool busy_;
-    std::vector<std::vector<std::uint32_t>> own_;
-    std::vector<std::vector<std::uint32_t>>* all_;
+    ThreadKept<std::vector<std::vector<std::uint32_t>>, ChunkBuffers> buffers_;
   };
 
   // A vector of this thread's that keeps its capacity from call to call
   // (cleared on get()) up to kKeptElements, so that small batches allocate
-  // nothing and a huge one does not pin its memory; a nested use on the same
-  // thread gets a fresh one.
+  // nothing and a huge one does not pin its memory.
   template <class T>
   class Scratch {
    public:
     static constexpr std::size_t kKeptElements = std::size_t{1} << 16;
-    Scratch() : busy_(in_use()) { in_use() = true; }
     ~Scratch() {
-      if (busy_) return;
-      in_use() = false;
-      if (kept().capacity() > kKeptElements) std::vector<T>().swap(kept());
+      if (vector_.value().capacity() > kKeptElements) std::vector<T>().swap(vector_.value());
     }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
     std::vector<T>& get() {
-      std::vector<T>& v = busy_ ? own_ : kept();
-      v.clear();
-      return v;
+      vector_.value().clear();
+      return vector_.value();
     }
 
    private:
-    static std::vector<T>& kept() {
-      thread_local std::vector<T> v;
-      return v;
-    }
-    static bool& in_use() {
-      thread_local bool busy = false;
-      return busy;
-    }
-    bool busy_;
-    std::vector<T> own_;
+    ThreadKept<std::vector<T>, Scratch> vector_;
   };
 
   // Sets `bounds` to those of contiguous chunks of items [0, count) of
