@@ -16,12 +16,12 @@
 
 namespace snaptok::runtime {
 
-/// Where a fused path's pieces go: they queue in a batch; a full batch (and
-/// flush()) is encoded in two passes: the first packs each short piece's key
-/// and prefetches its cache set, the second looks the pieces up in order, so
-/// the batch's memory misses overlap instead of following one another. A
-/// miss is encoded by `Encoder` and cached. Ids gather in a small buffer
-/// that is appended to the result when full and at finish().
+/// Where a fused path's pieces go: each piece is queued with its cache key
+/// (short pieces), and a prefetch of its cache set starts; a full batch (and
+/// flush()) is then looked up in order, so the batch's memory misses overlap
+/// instead of following one another. A miss is encoded by `Encoder` and
+/// cached. Ids gather in a small buffer that is appended to the result when
+/// full and at finish().
 ///
 /// Encoder: `std::size_t encode_piece(std::string_view piece, std::uint32_t*
 /// out) const` writes a piece's ids and returns their count, at most
@@ -34,7 +34,9 @@ class PieceBatch {
   // read 16 bytes at a time when the buffer allows). `cache` may be null.
   PieceBatch(const Encoder& encoder, std::vector<std::uint32_t>& ids, PieceCache* cache,
              const char* readable_end)
-      : encoder_(encoder), ids_(ids), cache_(cache), readable_end_(readable_end) {}
+      : encoder_(encoder), ids_(ids), cache_(cache), readable_end_(readable_end) {
+    if (cache_) table_ = cache_->short_table();
+  }
   PieceBatch(const PieceBatch&) = delete;
   PieceBatch& operator=(const PieceBatch&) = delete;
 
@@ -47,83 +49,31 @@ class PieceBatch {
 
   // Queues `piece` (a full batch is encoded first).
   SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
+    if (piece.empty()) return;
     if (count_ == kBatch) flush();
-    batch_[count_] = {piece.data(), piece.size()};
-    count_ += !piece.empty();
+    queue(batch_[count_++], piece.data(), piece.size(), readable_end_ - piece.data() >= 16, table_);
+    queued_bytes_ += piece.size();
   }
 
   // Queues the pieces of one block whose starts are the bits of `starts`
   // (bit k: a piece starts at base + k), the first from `cur`; sets `cur`
-  // to the last start. Count and position stay in registers.
+  // to the last start. Count, position and table stay in registers.
   SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
                                         std::uint64_t starts) {
-    std::size_t count = count_;
-    std::size_t at = cur;
-    for (; starts != 0; starts &= starts - 1) {
-      if (count == kBatch) {
-        count_ = count;
-        flush();
-        count = 0;
-      }
-      const std::size_t j = base + static_cast<std::size_t>(std::countr_zero(starts));
-      batch_[count] = {text + at, j - at};
-      ++count;
-      at = j;
+    // Every piece starts before the block's end.
+    if (readable_end_ - (text + base) >= 64 + 16) {
+      add_starts<true>(text, cur, base, starts);
+    } else {
+      add_starts<false>(text, cur, base, starts);
     }
-    count_ = count;
-    cur = at;
   }
 
   // Encodes every queued piece, in order, appending their ids to the result.
   void flush() {
     if (count_ == 0) return;
-    ShortKey keys[kBatch];
-    std::uint64_t hashes[kBatch];
-    std::size_t bytes = count_ * Encoder::kExtraIds;
-    if (cache_) {
-      for (std::size_t i = 0; i < count_; ++i) {
-        const std::string_view p = batch_[i].view();
-        bytes += p.size();
-        if (p.size() <= PieceCache::kShortMaxBytes) {
-          keys[i] = ShortKey::of(p.data(), p.size(), readable_end_ - p.data() >= 16);
-          hashes[i] = keys[i].hash();
-          cache_->prefetch_short(hashes[i]);
-        }
-      }
-    } else {
-      for (std::size_t i = 0; i < count_; ++i) bytes += batch_[i].size;
-    }
-    // A piece has at most one id per byte and kExtraIds more; a short hit
-    // copies a whole entry (kShortCopyWords words) whatever its count.
-    const std::size_t room = bytes + PieceCache::kShortCopyWords;
-    if (out_n_ + room > kOut) spill();
-    if (room > kOut) {  // long pieces: straight into the result
-      const std::size_t at = ids_.size();
-      ids_.resize(at + room);
-      std::uint32_t* out = ids_.data() + at;
-      for (std::size_t i = 0; i < count_; ++i) out += encode(batch_[i].view(), keys[i], hashes[i], out);
-      ids_.resize(static_cast<std::size_t>(out - ids_.data()));
-    } else if (cache_) {
-      // The write position lives in a register: kept in out_n_, every hit
-      // would wait on the store of the last one.
-      std::uint32_t* out = out_ + out_n_;
-      for (std::size_t i = 0; i < count_; ++i) {
-        std::size_t n = 0;
-        const std::uint32_t* hit = batch_[i].size <= PieceCache::kShortMaxBytes
-                                       ? cache_->find_short(hashes[i], keys[i], n)
-                                       : nullptr;
-        if (hit) {  // the common case, inline
-          std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
-          out += n;
-        } else {
-          out += encode(batch_[i].view(), keys[i], hashes[i], out);
-        }
-      }
-      out_n_ = static_cast<std::size_t>(out - out_);
-    } else {
-      for (std::size_t i = 0; i < count_; ++i) out_n_ += encoder_.encode_piece(batch_[i].view(), out_ + out_n_);
-    }
+    encode_queued();
     count_ = 0;
+    queued_bytes_ = 0;
   }
 
   // Encodes the queued pieces and appends every gathered id to the result
@@ -142,25 +92,118 @@ class PieceBatch {
     out_n_ = 0;
   }
 
-  // Writes the ids of `piece` (with its short key and hash when it is
-  // short) at `out`; returns their count. The path of pieces the short
-  // tier does not hold: the long tier, else the encoder, whose result is
-  // cached.
+  // A queued piece with, when it is short, its cache key and the key's hash
+  // (trivial, so a new batch initialises nothing).
+  struct Queued {
+    const char* data;
+    std::size_t size;
+    ShortKey key;
+    std::uint64_t hash;
+    std::string_view view() const noexcept { return {data, size}; }
+  };
+
+  // Fills `q` with the n > 0 bytes at p, their key (reading 16 bytes when
+  // `overread`) and its hash, and starts loading the key's cache set. The
+  // key of a piece longer than kShortMaxBytes is never used (computing it
+  // costs less than a branch).
+  SNAPTOK_ALWAYS_INLINE static void queue(Queued& q, const char* p, std::size_t n, bool overread,
+                                          const PieceCache::ShortTable& table) {
+    q.data = p;
+    q.size = n;
+    static_assert(PieceCache::kShortMaxBytes == 15);
+    q.key = overread ? ShortKey::of(p, n & 15, true) : ShortKey::of(p, n <= 15 ? n : 15, false);
+    q.hash = q.key.hash();
+    table.prefetch(q.hash);
+  }
+
+  template <bool kOverread>
+  SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
+                                        std::uint64_t starts) {
+    const PieceCache::ShortTable table = table_;
+    Queued* q = batch_ + count_;
+    std::size_t at = cur;
+    std::size_t from = at;  // the queued bytes from here to `at` are not yet in queued_bytes_
+    for (; starts != 0; starts &= starts - 1) {
+      if (q == batch_ + kBatch) {
+        count_ = kBatch;
+        queued_bytes_ += at - from;
+        from = at;
+        flush();
+        q = batch_;
+      }
+      const std::size_t j = base + static_cast<unsigned>(std::countr_zero(starts));
+      queue(*q++, text + at, j - at, kOverread, table);
+      at = j;
+    }
+    count_ = static_cast<std::size_t>(q - batch_);
+    queued_bytes_ += at - from;
+    cur = at;
+  }
+
+  // Encodes the queued pieces, in order, appending their ids to the result.
+  void encode_queued() {
+    // A piece has at most one id per byte and kExtraIds more; a short hit
+    // copies a whole entry (kShortCopyWords words) whatever its count.
+    const std::size_t room = queued_bytes_ + count_ * Encoder::kExtraIds + PieceCache::kShortCopyWords;
+    if (out_n_ + room > kOut) spill();
+    if (room <= kOut) {
+      out_n_ = static_cast<std::size_t>(look_up(batch_, count_, out_ + out_n_) - out_);
+      return;
+    }
+    // Long pieces: straight into the result.
+    const std::size_t at = ids_.size();
+    ids_.resize(at + room);
+    std::uint32_t* out = look_up(batch_, count_, ids_.data() + at);
+    ids_.resize(static_cast<std::size_t>(out - ids_.data()));
+  }
+
+  // Writes the ids of `count` queued pieces from `out` on (which has room
+  // for them and a short hit's whole entry) and returns the end: a short
+  // piece from the short tier, else the long tier, else the encoder.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  std::size_t encode(std::string_view piece, const ShortKey& key, std::uint64_t hash,
-                     std::uint32_t* out) {
-    const std::size_t n = piece.size();
-    if (!cache_ || n > PieceCache::kLongMaxBytes) return encoder_.encode_piece(piece, out);
+  std::uint32_t* look_up(const Queued* pieces, std::size_t count, std::uint32_t* out) {
+    if (!cache_) {
+      for (std::size_t i = 0; i < count; ++i) out += encoder_.encode_piece(pieces[i].view(), out);
+      return out;
+    }
+    PieceCache::ShortTable table = table_;
+    std::size_t misses = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Queued& q = pieces[i];
+      const std::uint32_t* hit = q.size <= PieceCache::kShortMaxBytes ? table.find(q.hash, q.key) : nullptr;
+      if (hit) {  // the common case, inline: copy the whole entry, keep its count
+        std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
+        out += hit[PieceCache::kShortMaxIds];
+      } else {
+        out += encode(q, out);
+        ++misses;
+        table = cache_->short_table();  // a store may have grown it
+      }
+    }
+    table_ = table;
+    cache_->count_hits(count - misses);
+    return out;
+  }
+
+  // Writes the ids of a piece the short tier does not hold at `out` and
+  // returns their count: from the long tier, else the encoder, whose result
+  // is cached.
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((noinline))
+#endif
+  std::size_t encode(const Queued& q, std::uint32_t* out) {
+    const std::size_t n = q.size;
+    if (n > PieceCache::kLongMaxBytes) return encoder_.encode_piece(q.view(), out);
     std::size_t count = 0;
-    if (const std::uint32_t* hit = cache_->find_long(piece, count)) {
+    if (const std::uint32_t* hit = cache_->find_long(q.view(), count)) {
       std::memcpy(out, hit, count * sizeof(std::uint32_t));
       return count;
     }
-    count = encoder_.encode_piece(piece, out);
-    if (n > PieceCache::kShortMaxBytes || !cache_->store_short(hash, key, out, count)) {
-      cache_->store_long(piece, out, count);
+    count = encoder_.encode_piece(q.view(), out);
+    if (n > PieceCache::kShortMaxBytes || !cache_->store_short(q.hash, q.key, out, count)) {
+      cache_->store_long(q.view(), out, count);
     }
     return count;
   }
@@ -169,13 +212,9 @@ class PieceBatch {
   std::vector<std::uint32_t>& ids_;
   PieceCache* cache_;
   const char* readable_end_;
-  std::size_t count_ = 0;  // queued pieces
-  // A queued piece (trivial, so a new Pieces initialises no batch).
-  struct Queued {
-    const char* data;
-    std::size_t size;
-    std::string_view view() const noexcept { return {data, size}; }
-  };
+  PieceCache::ShortTable table_;  // the cache's short tier, when there is a cache
+  std::size_t count_ = 0;          // queued pieces
+  std::size_t queued_bytes_ = 0;   // and their bytes
   Queued batch_[kBatch];
   std::size_t out_n_ = 0;
   std::uint32_t out_[kOut];

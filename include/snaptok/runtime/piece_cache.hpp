@@ -94,7 +94,7 @@ struct ShortKey {
 
   /// Returns the key of p[0..n), 1 <= n <= 15. Reads p[0..16) when
   /// `can_overread` (the caller knows 16 bytes are readable), else exactly n.
-  static ShortKey of(const char* p, std::size_t n, bool can_overread) noexcept {
+  SNAPTOK_ALWAYS_INLINE static ShortKey of(const char* p, std::size_t n, bool can_overread) noexcept {
     ShortKey k{0, 0};
     if (can_overread && std::endian::native == std::endian::little) {
       // Byte masks of the first n of 16 bytes (little-endian words).
@@ -117,22 +117,35 @@ struct ShortKey {
     k.hi |= std::uint64_t(n) << 56;
     return k;
   }
-  /// A hash whose low bits (the table index) mix every byte: the halves
-  /// combined, their high half folded onto the low one before the multiply
-  /// (the low bits of a product see only the low bits of its factors, and
-  /// pieces often share their first bytes: "▁The", "▁This", "▁That"),
-  /// then the product's high bits folded down.
-  std::uint64_t hash() const noexcept {
-    std::uint64_t h = lo ^ (hi * 0x9E3779B97F4A7C15ull);
-    h = (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 29);
-  }
+  /// A multiplicative hash whose high bits (the table index) depend on
+  /// every byte: the high half folded in by a first product (pieces often
+  /// share their first bytes: "▁The", "▁This", "▁That"), then a second.
+  SNAPTOK_ALWAYS_INLINE std::uint64_t hash() const noexcept { return (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull; }
 };
 
 class PieceCache {
  public:
-  static constexpr std::size_t kShortMaxBytes = 15;
   static constexpr std::size_t kShortMaxIds = 3;
+
+ private:
+  struct ShortEntry {
+    std::uint64_t key_lo;
+    std::uint64_t key_hi;  // 0: empty (a real key has its length here)
+    std::uint32_t ids[kShortMaxIds];
+    std::uint32_t n;  // right after the ids (ids[kShortMaxIds]): a hit copies all 16 bytes at once
+
+    // Returns 0 when this entry holds `key`, else some other number.
+    SNAPTOK_ALWAYS_INLINE std::uint64_t differs(const ShortKey& key) const noexcept {
+      return (key_lo ^ key.lo) | (key_hi ^ key.hi);
+    }
+  };
+  static constexpr std::size_t kWays = 4;
+  struct alignas(128) ShortSet {
+    ShortEntry ways[kWays];
+  };
+  static_assert(sizeof(ShortSet) == 128);
+ public:
+  static constexpr std::size_t kShortMaxBytes = 15;
   /// A short hit's ids may be read as this many words (the ids, then their
   /// count): one 16-byte copy, whatever the count.
   static constexpr std::size_t kShortCopyWords = kShortMaxIds + 1;
@@ -147,38 +160,71 @@ class PieceCache {
   explicit PieceCache(std::size_t bytes) {
     // Three quarters for the short tier, a quarter for the long tier's slots
     // and arena. Pages are touched only as the short tier grows into them.
-    const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 4 * 3 / sizeof(ShortSet), 1));
+    const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 4 * 3 / sizeof(ShortSet), 2));
     short_sets_ = make_huge_array<ShortSet>(sets);
     short_capacity_ = sets;
-    short_mask_ = std::min(sets, kFirstShortBytes / sizeof(ShortSet)) - 1;
+    short_shift_ = 64 - std::countr_zero(std::min(sets, kFirstShortBytes / sizeof(ShortSet)));
     const std::size_t long_slots = std::bit_floor(std::max<std::size_t>(bytes / 8 / sizeof(LongSlot), 16));
     long_slots_ = make_huge_array<LongSlot>(long_slots);
     long_mask_ = long_slots - 1;
     arena_.resize(std::max<std::size_t>(bytes / 8 / sizeof(std::uint32_t), 64));
   }
 
-  /// Starts loading the set where the short piece with key hash `h` lives
-  /// (a batch of lookups overlaps its memory misses).
-  void prefetch_short(std::uint64_t h) const noexcept {
+  /// The short tier's table for a run of lookups that count their hits
+  /// themselves (count_hits): valid until the next store_short, which may
+  /// grow the table.
+  class ShortTable {
+   public:
+    /// No table (a batch without a cache): prefetch only, from two empty sets.
+    ShortTable() noexcept : sets_(no_sets()), shift_(63) {}
+
+    /// Starts loading the set where the short piece with key hash `h` lives
+    /// (a batch of lookups overlaps its memory misses).
+    SNAPTOK_ALWAYS_INLINE void prefetch(std::uint64_t h) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-    // The first line only: it holds the two most recently used ways, where
-    // a hit nearly always is.
-    __builtin_prefetch(&short_sets_[h & short_mask_]);
+      // The first line only: it holds the two most recently used ways, where
+      // a hit nearly always is.
+      __builtin_prefetch(&sets_[h >> shift_]);
 #endif
-  }
+    }
+
+    /// Returns the cached entry of the short piece `key` whose hash is `h`,
+    /// or nullptr: kShortCopyWords words, the ids then their count (at
+    /// [kShortMaxIds]). A hit in a later way swaps places with the first,
+    /// so a hot piece is nearly always found at once.
+    SNAPTOK_ALWAYS_INLINE const std::uint32_t* find(std::uint64_t h, const ShortKey& key) const noexcept {
+      ShortSet& s = sets_[h >> shift_];
+      if (s.ways[0].differs(key) == 0) [[likely]] {
+        return s.ways[0].ids;
+      }
+      return find_in_later_ways(s, key);
+    }
+
+   private:
+    friend class PieceCache;
+    ShortTable(ShortSet* sets, unsigned shift) noexcept : sets_(sets), shift_(shift) {}
+    static ShortSet* no_sets() noexcept {
+      static ShortSet sets[2];
+      return sets;
+    }
+    ShortSet* sets_;
+    unsigned shift_;
+  };
+
+  ShortTable short_table() noexcept { return {short_sets_.get(), short_shift_}; }
+
+  /// Adds `n` hits found through a ShortTable to this cache's count.
+  void count_hits(std::size_t n) noexcept { hits_ += n; }
 
   /// Returns the cached ids of the short piece `key` whose hash is `h`
   /// (setting `n`), or nullptr (a miss is not counted: the long tier is
   /// asked next). A hit in a later way swaps places with the first.
-  SNAPTOK_ALWAYS_INLINE const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key,
-                                                        std::size_t& n) noexcept {
-    ShortSet& s = short_sets_[h & short_mask_];
-    if (s.ways[0].key_lo == key.lo && s.ways[0].key_hi == key.hi) {  // the common case, inline
-      ++hits_;
-      n = s.ways[0].n;
-      return s.ways[0].ids;
-    }
-    return find_in_later_ways(s, key, n);
+  const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
+    const std::uint32_t* hit = short_table().find(h, key);
+    if (hit == nullptr) return nullptr;
+    ++hits_;
+    n = hit[kShortMaxIds];
+    return hit;
   }
 
   /// Remembers `ids` for the short piece `key` whose hash is `h`, as the
@@ -187,8 +233,8 @@ class PieceCache {
   bool store_short(std::uint64_t h, const ShortKey& key, const std::uint32_t* ids,
                    std::size_t n) noexcept {
     if (n > kShortMaxIds) return false;
-    if (short_count_ > short_mask_ && short_mask_ + 1 < short_capacity_) grow_short();
-    ShortSet& s = short_sets_[h & short_mask_];
+    if (short_count_ > short_sets() && short_sets() < short_capacity_) grow_short();
+    ShortSet& s = short_sets_[h >> short_shift_];
     if (s.ways[kWays - 1].key_hi == 0) ++short_count_;
     for (std::size_t w = kWays - 1; w > 0; --w) s.ways[w] = s.ways[w - 1];
     ShortEntry& e = s.ways[0];
@@ -244,17 +290,6 @@ class PieceCache {
   }
 
  private:
-  struct ShortEntry {
-    std::uint64_t key_lo;
-    std::uint64_t key_hi;  // 0: empty (a real key has its length here)
-    std::uint32_t ids[kShortMaxIds];
-    std::uint32_t n;  // right after the ids: a hit copies all 16 bytes at once
-  };
-  static constexpr std::size_t kWays = 4;
-  struct alignas(128) ShortSet {
-    ShortEntry ways[kWays];
-  };
-  static_assert(sizeof(ShortSet) == 128);
   struct LongSlot {
     std::uint64_t hash = 0;  // 0: empty
     std::uint32_t at = 0;    // arena index (in 32-bit words) of the key, then the ids
@@ -262,49 +297,51 @@ class PieceCache {
     std::uint16_t n = 0;
   };
 
-  // find_short past the first way: a hit swaps places with the first.
+  // ShortTable::find past the first way: a hit swaps places with the first.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  const std::uint32_t* find_in_later_ways(ShortSet& s, const ShortKey& key, std::size_t& n) noexcept {
+  static const std::uint32_t* find_in_later_ways(ShortSet& s, const ShortKey& key) noexcept {
     for (std::size_t w = 1; w < kWays; ++w) {
-      if (s.ways[w].key_lo == key.lo && s.ways[w].key_hi == key.hi) {
-        ++hits_;
+      if (s.ways[w].differs(key) == 0) {
         std::swap(s.ways[0], s.ways[w]);
-        n = s.ways[0].n;
         return s.ways[0].ids;
       }
     }
     return nullptr;
   }
 
+  std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
+
   static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
 
-  // Doubles the sets in use (when a quarter of their ways are taken): each entry
-  // stays in set s or moves to s + the old count, by one more bit of its
-  // key's hash.
+  // Doubles the sets in use (when a quarter of their ways are taken): the
+  // index takes one more bit of the hash, so the entries of set s go to set
+  // 2s or 2s + 1. Sets are rewritten from the last down: the two a set
+  // moves to are past it (or are it, for set 0) and already moved out.
   void grow_short() noexcept {
-    const std::size_t old = short_mask_ + 1;
-    short_mask_ = 2 * old - 1;
-    for (std::size_t i = 0; i < old; ++i) {
-      ShortSet& from = short_sets_[i];
-      ShortSet& to = short_sets_[i + old];
-      std::size_t kept = 0, moved = 0;
-      for (const ShortEntry e : from.ways) {  // a copy: `from` is rewritten below
+    const std::size_t old = short_sets();
+    --short_shift_;
+    for (std::size_t i = old; i-- > 0;) {
+      const ShortSet from = short_sets_[i];
+      ShortSet& even = short_sets_[2 * i];
+      ShortSet& odd = short_sets_[2 * i + 1];
+      even = ShortSet{};
+      odd = ShortSet{};
+      std::size_t evens = 0, odds = 0;
+      for (const ShortEntry& e : from.ways) {
         if (e.key_hi == 0) continue;
-        const ShortKey k{e.key_lo, e.key_hi};
-        if ((k.hash() & short_mask_) == i) {
-          from.ways[kept++] = e;
+        if ((ShortKey{e.key_lo, e.key_hi}.hash() >> short_shift_) == 2 * i) {
+          even.ways[evens++] = e;
         } else {
-          to.ways[moved++] = e;
+          odd.ways[odds++] = e;
         }
       }
-      for (; kept < kWays; ++kept) from.ways[kept] = ShortEntry{};
     }
   }
 
   HugeArray<ShortSet> short_sets_;
-  std::size_t short_mask_ = 0;      // sets in use - 1
+  unsigned short_shift_ = 64;       // 64 - log2(sets in use): the index is hash >> shift
   std::size_t short_capacity_ = 0;  // sets allocated (a power of two)
   std::size_t short_count_ = 0;     // filled ways
   HugeArray<LongSlot> long_slots_;
