@@ -241,6 +241,7 @@ nb::sequence items_of(nb::handle iterable, const std::string& what) {
 struct TextBatch {
   std::vector<nb::object> keep;
   std::vector<std::string_view> views;
+  bool all_str = true;  // every view is a str's UTF-8 (valid: CPython checks it)
 
   explicit TextBatch(nb::handle iterable) {
     nb::sequence s = items_of(iterable, "texts");
@@ -249,6 +250,7 @@ struct TextBatch {
     views.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       nb::object item = s[i];
+      all_str = all_str && PyUnicode_Check(item.ptr());
       views.push_back(text_of(item, ("texts[" + std::to_string(i) + "]").c_str()));
       keep.push_back(std::move(item));
     }
@@ -1275,7 +1277,8 @@ NB_MODULE(_core, m) {
             std::vector<std::int64_t> offsets;
             {
               nb::gil_scoped_release release;
-              t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets);
+              t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets,
+                                  /*utf8_checked=*/batch.all_str);
             }
             return nb::make_tuple(to_numpy(std::move(ids)), to_numpy(std::move(offsets)));
           },

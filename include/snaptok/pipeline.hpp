@@ -276,9 +276,11 @@ class Pipeline {
   /// process may run on. The work is split by bytes, and a text much larger
   /// than its share is cut at cut points across threads when
   /// can_split_documents() (the ids are the same as encoding it whole).
+  /// `utf8_checked`: every text is known to be valid UTF-8 (the UTF-8 of
+  /// a Python str), so the check is skipped.
   void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
                          unsigned num_threads, std::vector<std::uint32_t>& ids,
-                         std::vector<std::int64_t>& offsets) const {
+                         std::vector<std::int64_t>& offsets, bool utf8_checked = false) const {
     const auto settings = settings_.load();
     offsets.assign(texts.size() + 1, 0);
     ids.clear();
@@ -298,6 +300,7 @@ class Pipeline {
     for (std::size_t i = 0; i < texts.size(); ++i) {
       add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
     }
+    for (Unit& u : units) u.utf8_checked = utf8_checked;
     encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
   }
 
@@ -597,9 +600,11 @@ class Pipeline {
   // The ids-only pipeline, top to bottom: added tokens and normalization,
   // pre-tokenization and the model (fused into one stage for byte-level
   // BPE), post-processing. Appends to `ids`.
+  // `utf8_checked`: `text` is known to be valid UTF-8.
   void encode_ids(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
-                  bool add_special_tokens, std::vector<std::uint32_t>& ids) const {
-    detail::require_utf8(text, "input text");
+                  bool add_special_tokens, std::vector<std::uint32_t>& ids,
+                  bool utf8_checked = false) const {
+    if (!utf8_checked) detail::require_utf8(text, "input text");
     if (settings.truncation || settings.padding) {
       const Encoding enc = encode_full_impl(settings, text, std::nullopt, add_special_tokens,
                                             /*ids_only=*/true);
@@ -704,6 +709,7 @@ class Pipeline {
     std::string_view bytes;
     std::size_t at;
     bool first, last;
+    bool utf8_checked = false;  // known to be valid UTF-8
   };
 
   // Appends the units of `bytes` (text `index` from byte `at`): parts of
@@ -728,10 +734,10 @@ class Pipeline {
   void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const Unit& unit,
                    bool add_special_tokens, std::vector<std::uint32_t>& out) const {
     if (unit.first && unit.last) {
-      encode_ids(settings, ws, unit.bytes, add_special_tokens, out);
+      encode_ids(settings, ws, unit.bytes, add_special_tokens, out, unit.utf8_checked);
       return;
     }
-    detail::require_utf8(unit.bytes, "input text", unit.at);
+    if (!unit.utf8_checked) detail::require_utf8(unit.bytes, "input text", unit.at);
     const SequenceWrap& wrap = wraps_[add_special_tokens];
     if (unit.first) out.insert(out.end(), wrap.before.begin(), wrap.before.end());
     encode_model_ids(settings, ws, unit.bytes, out);
