@@ -195,6 +195,45 @@ TEST_CASE("simd: classify_block equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: find_byte_in equals the reference on every target") {
+  using snaptok::simd::ByteQuad;
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(99);
+    const ByteQuad sets[] = {ByteQuad::of({'<'}), ByteQuad::of({'<', 0xEF}),
+                             ByteQuad::of({'[', '<', 0xE2}), ByteQuad::of({0x00, 0xFF, 'a', '\n'})};
+    bool ok = true;
+    for (const ByteQuad& set : sets) {
+      // Every length 0..200 (past every vector width, with tails), a hit at
+      // every position or none, in random filler drawn outside the set.
+      for (std::size_t n = 0; n <= 200 && ok; ++n) {
+        std::string text(n, '\0');
+        for (char& c : text) {
+          do c = static_cast<char>(rng()); while (set.contains(static_cast<std::uint8_t>(c)));
+        }
+        ok = snaptok::simd::find_byte_in(text.data(), n, set) == n;
+        for (std::size_t at = 0; at < n && ok; ++at) {
+          std::string hit = text;
+          hit[at] = static_cast<char>(set.bytes[rng() % 4]);
+          if (at + 1 < n) hit[n - 1] = static_cast<char>(set.bytes[0]);  // a later hit must not win
+          ok = snaptok::simd::find_byte_in(hit.data(), n, set) == at &&
+               snaptok::simd::find_byte_in_scalar(hit.data(), n, set) == at;
+        }
+      }
+    }
+    // Reads exactly n bytes (an exact-size heap block: ASan catches an overread).
+    for (std::size_t n = 1; n <= 100 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n]);
+      std::fill(exact.get(), exact.get() + n, 'x');
+      ok = snaptok::simd::find_byte_in(exact.get(), n, ByteQuad::of({'<', '['})) == n;
+    }
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
 TEST_CASE("simd: simd_target and the compiled targets") {
   const std::string_view name = snaptok::simd_target();
   CHECK(!name.empty());

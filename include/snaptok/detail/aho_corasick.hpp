@@ -46,8 +46,9 @@
 // patterns overlap. (The k·L is the look-ahead past each match end that the
 // next call reads again, as it does with the crate; the per-start trie walk
 // this replaces was O(n·L) with no match at all.) Where the state is the root,
-// the search skips to the next byte that starts a pattern, with memchr when
-// all patterns start with the same byte.
+// the search skips to the next byte that starts a pattern: with memchr when
+// all patterns start with the same byte, with the SIMD search for a set of
+// bytes when they start with two to four different bytes.
 #pragma once
 
 #include <array>
@@ -60,6 +61,7 @@
 #include <vector>
 
 #include "snaptok/detail/double_array.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::detail {
 
@@ -172,6 +174,13 @@ class AhoCorasick {
     }
     fail_[0] = 0;
     if (n_first_bytes_ != 1) single_first_byte_ = -1;
+    if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
+      int k = 0;
+      for (unsigned b = 0; b < 256; ++b) {
+        if (first_bytes_[b]) few_first_bytes_.bytes[k++] = static_cast<std::uint8_t>(b);
+      }
+      for (; k < 4; ++k) few_first_bytes_.bytes[k] = few_first_bytes_.bytes[0];
+    }
   }
 
   /// Removes every pattern.
@@ -183,6 +192,7 @@ class AhoCorasick {
     first_bytes_.fill(false);
     n_first_bytes_ = 0;
     single_first_byte_ = -1;
+    few_first_bytes_ = {};
   }
 
   /// Returns whether there is no (non-empty) pattern.
@@ -248,6 +258,9 @@ class AhoCorasick {
       const void* hit = std::memchr(p + i, single_first_byte_, n - i);
       return hit ? static_cast<std::size_t>(static_cast<const unsigned char*>(hit) - p) : n;
     }
+    if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
+      return i + simd::find_byte_in(reinterpret_cast<const char*>(p) + i, n - i, few_first_bytes_);
+    }
     while (i < n && !first_bytes_[p[i]]) ++i;
     return i;
   }
@@ -259,6 +272,7 @@ class AhoCorasick {
   std::array<bool, 256> first_bytes_{};
   int n_first_bytes_ = 0;
   int single_first_byte_ = -1;  // the byte every pattern starts with, or -1
+  simd::ByteQuad few_first_bytes_;  // the first bytes, when 2 to 4 of them
 };
 
 }  // namespace snaptok::detail

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "snaptok/simd/byte_classes.hpp"
+#include "snaptok/simd/find_bytes.hpp"
 
 // ---------------------------------------------------------------------------
 // Parts shared by both builds (parsed once; guarded separately because the
@@ -103,6 +104,11 @@ inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
   classify_block_portable(p, n, out);
 }
 
+// See the Highway build below; without Highway this is find_byte_in_scalar.
+inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& set) {
+  return find_byte_in_scalar(p, n, set);
+}
+
 // Returns the names of the targets compiled into this program: none here.
 inline std::vector<std::string_view> compiled_targets() { return {}; }
 
@@ -126,6 +132,7 @@ inline void set_max_target(TargetCap) {}
 #include <hwy/highway.h>
 
 #include "snaptok/simd/byte_classes-inl.h"
+#include "snaptok/simd/find_bytes-inl.h"
 #include "snaptok/simd/target-inl.h"
 
 #if HWY_ONCE
@@ -202,6 +209,15 @@ inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
   detail::ensure_configured();
   HWY_EXPORT(classify_block);
   HWY_DYNAMIC_DISPATCH(classify_block)(p, n, out);
+}
+
+// Returns the index of the first byte of p[0..n) in `set`, or n. Same
+// result as find_byte_in_scalar on every target.
+//   find_byte_in("ab<c[", 5, ByteQuad::of({'[', '<'}))  // 2
+inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& set) {
+  detail::ensure_configured();
+  HWY_EXPORT(find_byte_in);
+  return HWY_DYNAMIC_DISPATCH(find_byte_in)(p, n, set);
 }
 
 // Returns the names of the targets compiled into this program (whether or not
