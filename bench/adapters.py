@@ -125,7 +125,7 @@ class Adapter:
 
 class SnaptokAdapter(Adapter):
     note = ("encode_to_numpy(docs, num_threads=T) for batches and the large document; "
-            "encode_ids(text) (else encode(text).ids) for single requests")
+            "encode_ids(text, add_special_tokens) (else encode(text).ids) for single requests")
 
     def open(self):
         import snaptok
@@ -151,7 +151,9 @@ class SnaptokAdapter(Adapter):
 
     def single(self, text):
         if self.encode_ids is not None:
-            return self.encode_ids(text, add_special_tokens=self.add_special)
+            # Positional: a keyword argument costs ~0.2 µs more per call in
+            # nanobind's dispatch, about a fifth of a 140-byte call.
+            return self.encode_ids(text, self.add_special)
         return self.tok.encode(text, add_special_tokens=self.add_special).ids
 
     def large(self, text):

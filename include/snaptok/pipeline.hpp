@@ -158,12 +158,13 @@ class Pipeline {
     return ids;
   }
 
-  /// Appends the ids of `text` to `ids`.
+  /// Appends the ids of `text` to `ids`. `utf8_checked`: `text` is known
+  /// to be valid UTF-8 (a Python str's), so the check is skipped.
   void encode_into(std::string_view text, bool add_special_tokens,
-                   std::vector<std::uint32_t>& ids) const {
+                   std::vector<std::uint32_t>& ids, bool utf8_checked = false) const {
     const auto settings = settings_.load();
     runtime::Workspace& ws = runtime::Workspace::current();
-    encode_ids(*settings, ws, text, add_special_tokens, ids);
+    encode_ids(*settings, ws, text, add_special_tokens, ids, utf8_checked);
     ws.flush_counts();
   }
 

@@ -110,6 +110,23 @@ struct ShortKey {
       std::memcpy(&k.hi, p + 8, 8);
       k.lo &= kMasks[n][0];
       k.hi &= kMasks[n][1];
+    } else if (std::endian::native == std::endian::little) {
+      // Exactly n bytes, in two loads per word that may overlap (a byte read
+      // twice lands on itself), with no trip through memory.
+      auto load = [](const char* q, auto word) {
+        decltype(word) x;
+        std::memcpy(&x, q, sizeof x);
+        return static_cast<std::uint64_t>(x);
+      };
+      if (n >= 8) {
+        k.lo = load(p, std::uint64_t{});
+        if (n > 8) k.hi = load(p + n - 8, std::uint64_t{}) >> (8 * (16 - n));
+      } else if (n >= 4) {
+        k.lo = load(p, std::uint32_t{}) | load(p + n - 4, std::uint32_t{}) << (8 * (n - 4));
+      } else {
+        k.lo = load(p, std::uint8_t{}) | load(p + n / 2, std::uint8_t{}) << (8 * (n / 2)) |
+               load(p + n - 1, std::uint8_t{}) << (8 * (n - 1));
+      }
     } else {
       std::memcpy(&k.lo, p, n < 8 ? n : 8);
       if (n > 8) std::memcpy(&k.hi, p + 8, n - 8);
