@@ -2,8 +2,10 @@
 // API boundary; everything below assumes well-formed UTF-8.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -86,6 +88,31 @@ inline bool is_char_boundary(std::string_view s, std::size_t i) noexcept {
   return i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
 }
 
+// Returns the end of the run of ASCII bytes of `s` from i: the first j >= i
+// whose byte is >= 0x80, or s.size(). 32 bytes a step in plain 64-bit words
+// (only the high bits matter).
+inline std::size_t ascii_run_end(std::string_view s, std::size_t i) noexcept {
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  auto word = [p](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, p + at, 8);
+    return w;
+  };
+  while (i + 32 <= n && ((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & kHigh) == 0) i += 32;
+  while (i + 8 <= n) {
+    const std::uint64_t high = word(i) & kHigh;
+    if (high != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(high) : std::countl_zero(high);
+      return i + static_cast<std::size_t>(bit) / 8;
+    }
+    i += 8;
+  }
+  while (i < n && static_cast<unsigned char>(p[i]) < 0x80) ++i;
+  return i;
+}
+
 // Returns the offset of the first invalid UTF-8 byte in `s`, or npos when `s`
 // is valid (overlong forms, surrogates and values above U+10FFFF are invalid).
 inline std::size_t find_invalid_utf8(std::string_view s) noexcept {
@@ -93,13 +120,7 @@ inline std::size_t find_invalid_utf8(std::string_view s) noexcept {
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
-    // Skip ASCII eight bytes at a time.
-    while (i + 8 <= n) {
-      std::uint64_t w;
-      __builtin_memcpy(&w, p + i, 8);
-      if (w & 0x8080808080808080ull) break;
-      i += 8;
-    }
+    i = ascii_run_end(s, i);
     if (i >= n) break;
     const unsigned char c = p[i];
     if (c < 0x80) {

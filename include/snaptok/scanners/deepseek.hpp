@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "snaptok/detail/utf8.hpp"
 #include "snaptok/scanners/block_masks.hpp"
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/split_family.hpp"
@@ -66,27 +67,6 @@ inline bool deepseek_cjk_at(const unsigned char* p) noexcept {
   return (cp >= 0x4E00 && cp <= 0x9FA5) || (cp >= 0x3040 && cp <= 0x30FF);
 }
 
-// Returns the end of the run of ASCII bytes from i. Only the high bits
-// matter here, so plain 64-bit words (32 bytes a step) outrun the class
-// masks, which classify every byte fully.
-inline std::size_t ascii_end(const unsigned char* b, std::size_t n, std::size_t i) noexcept {
-  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-  const char* p = reinterpret_cast<const char*>(b);
-  while (i + 32 <= n) {
-    const std::uint64_t w0 = simd::detail::load_le64(p + i), w1 = simd::detail::load_le64(p + i + 8),
-                        w2 = simd::detail::load_le64(p + i + 16), w3 = simd::detail::load_le64(p + i + 24);
-    if (((w0 | w1 | w2 | w3) & kHigh) != 0) break;
-    i += 32;
-  }
-  while (i + 8 <= n) {
-    const std::uint64_t high = simd::detail::load_le64(p + i) & kHigh;
-    if (high != 0) return i + static_cast<std::size_t>(std::countr_zero(high)) / 8;
-    i += 8;
-  }
-  while (i < n && b[i] < 0x80) ++i;
-  return i;
-}
-
 /// Calls fn(start, end) for each successive match of [一-龥぀-ゟ゠-ヿ]+.
 template <class Fn>
 void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
@@ -95,7 +75,7 @@ void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
   std::size_t i = 0;
   while (i < n) {
     if (b[i] < 0x80) {
-      i = ascii_end(b, n, i + 1);
+      i = snaptok::detail::ascii_run_end(s, i + 1);
       continue;
     }
     if (!deepseek_cjk_at(b + i)) {

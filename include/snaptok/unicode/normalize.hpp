@@ -215,11 +215,8 @@ inline bool is_normalized_quick(std::string_view text, NormForm form) noexcept {
     case NormForm::nfc: need = tables::kNfcQuick; break;
     case NormForm::nfkc: need = tables::kNfkcQuick; break;
   }
-  for (std::size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
+  for (std::size_t i = snaptok::detail::ascii_run_end(text, 0); i < text.size();
+       i = snaptok::detail::ascii_run_end(text, i)) {
     const char32_t c = snaptok::detail::next_cp(text, i);
     const std::uint16_t f = detail::flags(c);
     if (composes) {
