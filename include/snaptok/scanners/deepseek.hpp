@@ -97,12 +97,15 @@ namespace split_detail {
 // match or a gap byte starts at base + j) and the gap bytes, and returns
 // true; or returns false, and then match_end(i) (the end of the match at i,
 // or kNoMatch where none starts at i, to skip one code point as the regex
-// search does) walks from the match or gap in progress past the block.
+// search does) walks from the match or gap in progress past the block. A
+// sink with fn.add_starts(cur, base, starts) (see scan_blocks) takes the
+// matches of a block with no gap at once.
 template <class BlockCuts, class MatchEnd, class Fn>
 void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
-  std::size_t cur = 0;  // start of the match or gap in progress
-  bool in_gap = false;  // whether cur starts a gap
+  std::size_t cur = 0;    // start of the match or gap in progress
+  bool in_gap = false;    // whether cur starts a gap
+  std::size_t given = 0;  // end of the last match given to fn
   std::size_t base = 0;
   while (base < n) {
     simd::ByteClassMasks m;
@@ -113,9 +116,23 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
         in_gap = ((gaps >> (cur - base)) & 1) != 0;
         cuts &= ~((std::uint64_t{2} << (cur - base)) - 1);
       }
+      if constexpr (requires { fn.add_starts(cur, base, cuts); }) {
+        // No gap before or in the block: its matches tile it, and a sink
+        // that takes a block's matches at once (as scan_blocks' does) takes
+        // them from `cur`, the end of what it was given.
+        if (!in_gap && given == cur && (gaps & cuts) == 0) {
+          fn.add_starts(cur, base, cuts);
+          given = cur;
+          base += simd::kBlockBytes;
+          continue;
+        }
+      }
       for (; cuts != 0; cuts &= cuts - 1) {
         const auto j = static_cast<std::size_t>(std::countr_zero(cuts));
-        if (!in_gap) fn(cur, base + j);
+        if (!in_gap) {
+          fn(cur, base + j);
+          given = base + j;
+        }
         cur = base + j;
         in_gap = ((gaps >> j) & 1) != 0;
       }
@@ -130,7 +147,7 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
         continue;
       }
       fn(cur, e);
-      cur = e;
+      given = cur = e;
     }
     if (cur >= n) return;
     base = cur & ~(simd::kBlockBytes - 1);
