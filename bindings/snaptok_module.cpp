@@ -257,10 +257,11 @@ class IdsBuffer {
   static PyObject* id_object(std::uint32_t id) {
     constexpr std::uint32_t kChunk = 4096;
     constexpr std::uint32_t kChunks = 256;
-    static std::unique_ptr<PyObject*[]> chunks[kChunks];
+    // Never freed (no static destructor runs after the interpreter ends).
+    static PyObject** chunks[kChunks] = {};
     if (id >= kChunk * kChunks) return PyLong_FromUnsignedLong(id);
-    std::unique_ptr<PyObject*[]>& chunk = chunks[id / kChunk];
-    if (!chunk) chunk.reset(new PyObject*[kChunk]());
+    PyObject**& chunk = chunks[id / kChunk];
+    if (chunk == nullptr) chunk = new PyObject*[kChunk]();
     PyObject*& kept = chunk[id % kChunk];
     if (kept == nullptr) {
       kept = PyLong_FromUnsignedLong(id);

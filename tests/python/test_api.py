@@ -51,6 +51,22 @@ def test_encode_to_numpy_rows_equal_hf(tok, hf):
         assert ids[offsets[i] : offsets[i + 1]].tolist() == want, f"document {i}"
 
 
+def test_encode_ids_returns_a_fresh_list_of_exact_ints(tok, hf):
+    # encode_ids reuses a per-thread buffer and kept int objects: every call
+    # still gets its own list, equal to HF's, whatever came before it.
+    lists = [tok.encode_ids(d) for d in DOCS[:40]]
+    for d, ids in zip(DOCS[:40], lists):
+        assert ids == hf.encode(d).ids
+        assert all(type(i) is int for i in ids)
+    first = tok.encode_ids(DOCS[0])
+    first.append(-1)
+    first[0] = 12345678
+    assert tok.encode_ids(DOCS[0]) == hf.encode(DOCS[0]).ids
+    assert tok.encode_ids(DOCS[0].encode()) == hf.encode(DOCS[0]).ids  # bytes: checked, same ids
+    with pytest.raises(ValueError):
+        tok.encode_ids(b"bad \xff byte")
+
+
 def test_threads_bytes_and_str_give_the_same_ids(tok):
     one, off_one = tok.encode_to_numpy(DOCS, num_threads=1)
     two, off_two = tok.encode_to_numpy([d.encode() for d in DOCS], num_threads=2)
