@@ -135,9 +135,13 @@ struct ShortKey {
     return k;
   }
   /// A multiplicative hash whose high bits (the table index) depend on
-  /// every byte: the high half folded in by a first product (pieces often
-  /// share their first bytes: "▁The", "▁This", "▁That"), then a second.
-  SNAPTOK_ALWAYS_INLINE std::uint64_t hash() const noexcept { return (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull; }
+  /// every byte: the high half, rotated so that the length lands on the
+  /// low byte, folded into the low half, then one product (its high bits
+  /// depend on every bit below them; pieces often share their first bytes:
+  /// "▁The", "▁This", "▁That").
+  SNAPTOK_ALWAYS_INLINE std::uint64_t hash() const noexcept {
+    return (lo ^ std::rotl(hi, 8)) * 0x9E3779B97F4A7C15ull;
+  }
 };
 
 class PieceCache {

@@ -132,8 +132,10 @@ inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::si
   // (a run of spaces that ends the text is one match).
   bool after_is_space = true;
   if (base + 64 < n) {
+    const unsigned char after = x.b[base + 64];
     std::size_t cp_len;
-    after_is_space = (x.flags(base + 64, cp_len) & kFlagSpace) != 0;
+    after_is_space = after < 0x80 ? (kByteClassTable[after] & cls::kClassSpace) != 0
+                                  : (x.flags(base + 64, cp_len) & kFlagSpace) != 0;
   }
   const std::uint64_t next_space = (m.space >> 1) | (len == 64 ? std::uint64_t{after_is_space} << 63
                                                                : std::uint64_t{1} << (len - 1));
