@@ -175,11 +175,12 @@ class AhoCorasick {
     fail_[0] = 0;
     if (n_first_bytes_ != 1) single_first_byte_ = -1;
     if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
-      int k = 0;
+      std::uint8_t firsts[4];
+      std::size_t k = 0;
       for (unsigned b = 0; b < 256; ++b) {
-        if (first_bytes_[b]) few_first_bytes_.bytes[k++] = static_cast<std::uint8_t>(b);
+        if (first_bytes_[b]) firsts[k++] = static_cast<std::uint8_t>(b);
       }
-      for (; k < 4; ++k) few_first_bytes_.bytes[k] = few_first_bytes_.bytes[0];
+      few_first_bytes_ = simd::ByteQuad::of({firsts, k});
     }
   }
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 
 namespace snaptok::simd {
 
@@ -19,12 +20,13 @@ struct ByteQuad {
   std::uint8_t bytes[4] = {0, 0, 0, 0};
 
   /// Returns the set of `values` (1 to 4 of them).
-  static ByteQuad of(std::initializer_list<std::uint8_t> values) noexcept {
+  static ByteQuad of(std::span<const std::uint8_t> values) noexcept {
     ByteQuad q;
-    std::size_t k = 0;
-    for (const std::uint8_t v : values) q.bytes[k++ & 3] = v;
-    for (std::size_t j = k; j < 4; ++j) q.bytes[j] = q.bytes[0];
+    for (std::size_t j = 0; j < 4; ++j) q.bytes[j] = values[j < values.size() ? j : 0];
     return q;
+  }
+  static ByteQuad of(std::initializer_list<std::uint8_t> values) noexcept {
+    return of(std::span<const std::uint8_t>(values.begin(), values.size()));
   }
 
   bool contains(std::uint8_t b) const noexcept {
