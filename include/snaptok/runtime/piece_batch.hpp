@@ -50,7 +50,7 @@ class PieceBatch {
   // Queues `piece` (a full batch is encoded first).
   SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
     if (piece.empty()) return;
-    if (count_ == kBatch) flush();
+    if (count_ >= kBatch) flush();
     queue(batch_[count_++], piece.data(), piece.size(), readable_end_ - piece.data() >= 16, table_);
     queued_bytes_ += piece.size();
   }
@@ -84,7 +84,10 @@ class PieceBatch {
   }
 
  private:
+  // A batch is looked up once it holds kBatch pieces; a block's pieces
+  // (at most 64) are queued whole, so a batch may hold kBatch + 63.
   static constexpr std::size_t kBatch = 128;
+  static constexpr std::size_t kBatchSlots = kBatch + 64;
   static constexpr std::size_t kOut = 4096;  // ids gathered before an append
 
   void spill() {
@@ -92,18 +95,18 @@ class PieceBatch {
     out_n_ = 0;
   }
 
-  // A queued piece with, when it is short, its cache key and the key's hash
-  // (trivial, so a new batch initialises nothing).
+  // A queued piece with, when it is short, its cache key and the set the
+  // key lives in (trivial, so a new batch initialises nothing).
   struct Queued {
     const char* data;
     std::size_t size;
     ShortKey key;
-    std::uint64_t hash;
+    PieceCache::ShortTable::Set set;
     std::string_view view() const noexcept { return {data, size}; }
   };
 
   // Fills `q` with the n > 0 bytes at p, their key (reading 16 bytes when
-  // `overread`) and its hash, and starts loading the key's cache set. The
+  // `overread`) and the key's cache set, which starts loading. The
   // key of a piece longer than kShortMaxBytes is never used (computing it
   // costs less than a branch).
   SNAPTOK_ALWAYS_INLINE static void queue(Queued& q, const char* p, std::size_t n, bool overread,
@@ -112,32 +115,26 @@ class PieceBatch {
     q.size = n;
     static_assert(PieceCache::kShortMaxBytes == 15);
     q.key = overread ? ShortKey::of(p, n & 15, true) : ShortKey::of(p, n <= 15 ? n : 15, false);
-    q.hash = q.key.hash();
-    table.prefetch(q.hash);
+    q.set = table.locate(q.key.hash());
   }
 
   template <bool kOverread>
   SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
                                         std::uint64_t starts) {
+    if (count_ >= kBatch) flush();
     const PieceCache::ShortTable table = table_;
     Queued* q = batch_ + count_;
-    std::size_t at = cur;
-    std::size_t from = at;  // the queued bytes from here to `at` are not yet in queued_bytes_
+    const char* const block = text + base;
+    const char* at = text + cur;
     for (; starts != 0; starts &= starts - 1) {
-      if (q == batch_ + kBatch) {
-        count_ = kBatch;
-        queued_bytes_ += at - from;
-        from = at;
-        flush();
-        q = batch_;
-      }
-      const std::size_t j = base + static_cast<unsigned>(std::countr_zero(starts));
-      queue(*q++, text + at, j - at, kOverread, table);
-      at = j;
+      const char* next = block + std::countr_zero(starts);
+      queue(*q++, at, static_cast<std::size_t>(next - at), kOverread, table);
+      at = next;
     }
     count_ = static_cast<std::size_t>(q - batch_);
-    queued_bytes_ += at - from;
-    cur = at;
+    const auto end = static_cast<std::size_t>(at - text);
+    queued_bytes_ += end - cur;
+    cur = end;
   }
 
   // Encodes the queued pieces, in order, appending their ids to the result.
@@ -163,28 +160,36 @@ class PieceBatch {
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  std::uint32_t* look_up(const Queued* pieces, std::size_t count, std::uint32_t* out) {
+  std::uint32_t* look_up(Queued* pieces, std::size_t count, std::uint32_t* out) {
     if (!cache_) {
       for (std::size_t i = 0; i < count; ++i) out += encoder_.encode_piece(pieces[i].view(), out);
       return out;
     }
-    PieceCache::ShortTable table = table_;
     std::size_t misses = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const Queued& q = pieces[i];
-      const std::uint32_t* hit = q.size <= PieceCache::kShortMaxBytes ? table.find(q.hash, q.key) : nullptr;
-      if (hit) {  // the common case, inline: copy the whole entry, keep its count
+    for (Queued *q = pieces, *end = pieces + count; q != end; ++q) {
+      const std::uint32_t* hit =
+          q->size <= PieceCache::kShortMaxBytes ? PieceCache::ShortTable::find(q->set, q->key) : nullptr;
+      if (hit) [[likely]] {  // inline: copy the whole entry, keep its count
         std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
         out += hit[PieceCache::kShortMaxIds];
       } else {
-        out += encode(q, out);
+        out += encode(*q, out);
         ++misses;
-        table = cache_->short_table();  // a store may have grown it
+        if (cache_->short_table() != table_) relocate(q + 1, end);
       }
     }
-    table_ = table;
     cache_->count_hits(count - misses);
     return out;
+  }
+
+  // The short tier grew (its sets moved): takes its new table and locates
+  // the pieces [q, end) in it again.
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((noinline))
+#endif
+  void relocate(Queued* q, Queued* end) {
+    table_ = cache_->short_table();
+    for (; q != end; ++q) q->set = table_.locate(q->key.hash());
   }
 
   // Writes the ids of a piece the short tier does not hold at `out` and
@@ -202,7 +207,7 @@ class PieceBatch {
       return count;
     }
     count = encoder_.encode_piece(q.view(), out);
-    if (n > PieceCache::kShortMaxBytes || !cache_->store_short(q.hash, q.key, out, count)) {
+    if (n > PieceCache::kShortMaxBytes || !cache_->store_short(q.key.hash(), q.key, out, count)) {
       cache_->store_long(q.view(), out, count);
     }
     return count;
@@ -215,7 +220,7 @@ class PieceBatch {
   PieceCache::ShortTable table_;  // the cache's short tier, when there is a cache
   std::size_t count_ = 0;          // queued pieces
   std::size_t queued_bytes_ = 0;   // and their bytes
-  Queued batch_[kBatch];
+  Queued batch_[kBatchSlots];
   std::size_t out_n_ = 0;
   std::uint32_t out_[kOut];
 };

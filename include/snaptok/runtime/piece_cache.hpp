@@ -196,30 +196,38 @@ class PieceCache {
   /// grow the table.
   class ShortTable {
    public:
-    /// No table (a batch without a cache): prefetch only, from two empty sets.
+    /// No table (a batch without a cache): locate only, in two empty sets.
     ShortTable() noexcept : sets_(no_sets()), shift_(63) {}
 
-    /// Starts loading the set where the short piece with key hash `h` lives
-    /// (a batch of lookups overlaps its memory misses).
-    SNAPTOK_ALWAYS_INLINE void prefetch(std::uint64_t h) const noexcept {
+    /// The set a short piece lives in (from locate; valid for this table).
+    using Set = ShortSet*;
+
+    /// Returns the set where the short piece with key hash `h` lives, and
+    /// starts loading it (a batch of lookups overlaps its memory misses).
+    SNAPTOK_ALWAYS_INLINE Set locate(std::uint64_t h) const noexcept {
+      ShortSet* set = &sets_[h >> shift_];
 #if defined(__GNUC__) || defined(__clang__)
-      // The first line only: it holds the two most recently used ways, where
-      // a hit nearly always is.
-      __builtin_prefetch(&sets_[h >> shift_]);
+      // Both lines: about one hit in thirty is in a later way (a set holds
+      // one entry on average, two in a quarter of the sets), and waiting for
+      // the second line then costs more than the prefetch does.
+      __builtin_prefetch(set);
+      __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
 #endif
+      return set;
     }
 
-    /// Returns the cached entry of the short piece `key` whose hash is `h`,
-    /// or nullptr: kShortCopyWords words, the ids then their count (at
-    /// [kShortMaxIds]). A hit in a later way swaps places with the first,
-    /// so a hot piece is nearly always found at once.
-    SNAPTOK_ALWAYS_INLINE const std::uint32_t* find(std::uint64_t h, const ShortKey& key) const noexcept {
-      ShortSet& s = sets_[h >> shift_];
-      if (s.ways[0].differs(key) == 0) [[likely]] {
-        return s.ways[0].ids;
+    /// Returns the cached entry of the short piece `key` in `set` (located
+    /// on this table), or nullptr: kShortCopyWords words, the ids then their
+    /// count (at [kShortMaxIds]). A hit in a later way swaps places with the
+    /// first, so a hot piece is nearly always found at once.
+    SNAPTOK_ALWAYS_INLINE static const std::uint32_t* find(Set set, const ShortKey& key) noexcept {
+      if (set->ways[0].differs(key) == 0) [[likely]] {
+        return set->ways[0].ids;
       }
-      return find_in_later_ways(s, key);
+      return find_in_later_ways(*set, key);
     }
+
+    bool operator==(const ShortTable&) const noexcept = default;
 
    private:
     friend class PieceCache;
@@ -241,7 +249,7 @@ class PieceCache {
   /// (setting `n`), or nullptr (a miss is not counted: the long tier is
   /// asked next). A hit in a later way swaps places with the first.
   const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
-    const std::uint32_t* hit = short_table().find(h, key);
+    const std::uint32_t* hit = ShortTable::find(&short_sets_[h >> short_shift_], key);
     if (hit == nullptr) return nullptr;
     ++hits_;
     n = hit[kShortMaxIds];
