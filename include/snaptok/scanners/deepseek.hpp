@@ -13,7 +13,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "snaptok/detail/utf8.hpp"
@@ -36,11 +35,15 @@ inline constexpr std::string_view kDeepSeekPattern =
 template <class Fn>
 void scan_deepseek_digits(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
+  // The high bits of the bytes that may start a match: ASCII digits and
+  // every non-ASCII byte (a \p{N} code point is settled by its flags).
+  auto digit_or_nonascii = [](std::uint64_t w) {
+    return (w & simd::detail::kHigh) | simd::detail::swar_in(w, '0', '9');
+  };
   std::size_t i = 0;
   while (i < x.n) {
     if (x.b[i] < 0x80 && static_cast<unsigned char>(x.b[i] - '0') >= 10) {
-      // Skip ASCII that is not a digit by the masks.
-      i = x.masks.run_end<kBytesAscii & ~kBytesDigit>(i + 1);
+      i = snaptok::detail::find_flagged_byte(s, i + 1, digit_or_nonascii);
       continue;
     }
     std::size_t len;
@@ -155,27 +158,6 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
   if (cur < n && !in_gap) fn(cur, n);
 }
 
-// Returns the mask of the bytes below 0x20 or equal to 0x7F (the control
-// characters) among the len <= 64 ASCII bytes at p.
-inline std::uint64_t ascii_control_bytes(const char* p, std::size_t len) noexcept {
-  namespace swar = simd::detail;
-  char padded[simd::kBlockBytes];
-  if (len < simd::kBlockBytes) {
-    std::memset(padded, ' ', sizeof padded);
-    std::memcpy(padded, p, len);
-    p = padded;
-  }
-  std::uint64_t mask = 0;
-  for (unsigned i = 0; i < simd::kBlockBytes; i += 8) {
-    // (c + 1) & 0x7F is below 0x21 exactly for the control characters; no
-    // byte carries into the next one, as c < 0x80.
-    const std::uint64_t x = swar::load_le64(p + i);
-    const std::uint64_t control = ~(((x + swar::kOnes) & swar::kLow7) + swar::kOnes * 0x5F) & swar::kHigh;
-    mask |= swar::swar_movemask(control) << i;
-  }
-  return mask;
-}
-
 }  // namespace split_detail
 
 // Returns the end of the match of kDeepSeekPattern at i < size(), or
@@ -243,8 +225,7 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
   if (before_punct && (m.newline & 1)) return false;
   if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
 
-  const auto* p = reinterpret_cast<const char*>(x.b) + base;
-  const std::uint64_t control = split_detail::ascii_control_bytes(p, k.len) & ~m.space;
+  const std::uint64_t control = m.control & ~m.space;
   const std::uint64_t unclassed = m.digit | control;
   const std::uint64_t punct = (m.apostrophe | m.other) & ~control;
   const std::uint64_t prev_punct = (punct << 1) | std::uint64_t{before_punct};

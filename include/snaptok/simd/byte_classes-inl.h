@@ -78,6 +78,9 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
   const auto k_lf = hn::Set(d, static_cast<std::int8_t>('\n'));
   const auto k_cr = hn::Set(d, static_cast<std::int8_t>('\r'));
   const auto k_apos = hn::Set(d, static_cast<std::int8_t>('\''));
+  const auto bias_control = hn::Set(d, static_cast<std::int8_t>(0x80));
+  const auto lim_control = hn::Set(d, static_cast<std::int8_t>(-128 + 0x20));  // 0x00..0x1F
+  const auto k_del = hn::Set(d, static_cast<std::int8_t>(0x7F));
   const auto zero = hn::Zero(d);
 
   ByteClassMasks m;
@@ -92,6 +95,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     const auto newline = hn::Or(hn::Eq(v, k_lf), hn::Eq(v, k_cr));
     const auto nonascii = hn::Lt(v, zero);
     const auto apostrophe = hn::Eq(v, k_apos);
+    const auto control = hn::Or(hn::Lt(hn::Add(v, bias_control), lim_control), hn::Eq(v, k_del));
     m.letter |= mask_bits(d, letter) << i;
     m.upper |= mask_bits(d, upper) << i;
     m.digit |= mask_bits(d, digit) << i;
@@ -100,6 +104,7 @@ inline ByteClassMasks classify64(const std::uint8_t* HWY_RESTRICT p) {
     m.blank |= mask_bits(d, blank) << i;
     m.nonascii |= mask_bits(d, nonascii) << i;
     m.apostrophe |= mask_bits(d, apostrophe) << i;
+    m.control |= mask_bits(d, control) << i;
   }
   m.other = ~(m.letter | m.digit | m.space | m.nonascii | m.apostrophe);
   return m;

@@ -26,7 +26,8 @@ namespace snaptok::simd {
 // One bitmask per byte class over a block of at most 64 bytes: bit i stands
 // for byte p[i]. Bits at or past the block length are 0 in every mask. Each
 // byte of the block is in exactly one of letter, digit, space, nonascii,
-// apostrophe, other; newline and blank are subsets of space, upper of letter.
+// apostrophe, other; newline and blank are subsets of space, upper of letter;
+// control holds the ASCII control characters (some of them in space).
 struct ByteClassMasks {
   std::uint64_t letter = 0;      // ASCII A-Z a-z
   std::uint64_t upper = 0;       // A-Z
@@ -37,11 +38,13 @@ struct ByteClassMasks {
   std::uint64_t nonascii = 0;    // bytes >= 0x80 (any part of a multi-byte UTF-8 sequence)
   std::uint64_t apostrophe = 0;  // '
   std::uint64_t other = 0;       // every remaining ASCII byte
+  std::uint64_t control = 0;     // 0x00-0x1F and 0x7F
 
   // Clears every bit at or past n (n <= 64): the masks of a short block.
   void keep_first(std::size_t n) noexcept {
     const std::uint64_t valid = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    for (std::uint64_t* m : {&letter, &upper, &digit, &space, &newline, &blank, &nonascii, &apostrophe, &other}) {
+    for (std::uint64_t* m :
+         {&letter, &upper, &digit, &space, &newline, &blank, &nonascii, &apostrophe, &other, &control}) {
       *m &= valid;
     }
   }
@@ -118,6 +121,7 @@ inline void classify_block_scalar(const char* p, std::size_t n,
     if (c & detail::kClassNonascii) m.nonascii |= bit;
     if (c & detail::kClassApostrophe) m.apostrophe |= bit;
     if (c & detail::kClassOther) m.other |= bit;
+    if (static_cast<unsigned char>(p[i]) < 0x20 || p[i] == 0x7F) m.control |= bit;
   }
   out = m;
 }
@@ -172,6 +176,7 @@ inline ByteClassMasks classify64_swar(const char* p) {
     const std::uint64_t space = swar_in(x, '\t', '\r') | blank;
     const std::uint64_t newline = swar_eq(x, '\n') | swar_eq(x, '\r');
     const std::uint64_t apostrophe = swar_eq(x, '\'');
+    const std::uint64_t control = swar_in(x, 0x00, 0x1F) | swar_eq(x, 0x7F);
     m.letter |= swar_movemask(letter) << i;
     m.upper |= swar_movemask(upper) << i;
     m.digit |= swar_movemask(digit) << i;
@@ -180,6 +185,7 @@ inline ByteClassMasks classify64_swar(const char* p) {
     m.blank |= swar_movemask(blank) << i;
     m.nonascii |= swar_movemask(x & kHigh) << i;
     m.apostrophe |= swar_movemask(apostrophe) << i;
+    m.control |= swar_movemask(control) << i;
   }
   m.other = ~(m.letter | m.digit | m.space | m.nonascii | m.apostrophe);
   return m;
