@@ -658,6 +658,23 @@ class Pipeline {
           text, settings.encode_special_tokens,
           [&](std::string_view piece) { byte_level_bpe_->encode(piece, seq, cache); },
           [&](std::uint32_t id) { seq.push_back(id); });
+    } else if (byte_level_bpe_ && !added.has_normalized_tokens()) {
+      // Every added token is matched in the raw text, and each piece between
+      // them is normalized on its own (as extract_and_normalize does); a
+      // piece the normalizer leaves as it is (NFC text under NFC) is
+      // encoded as a view, with no copy.
+      added.extract(
+          text, settings.encode_special_tokens,
+          [&](std::string_view piece) {
+            if (normalizer_->leaves_unchanged(piece)) {
+              byte_level_bpe_->encode(piece, seq, cache);
+              return;
+            }
+            NormalizedString ns(piece, 0, piece, /*track_offsets=*/false);
+            normalizer_->normalize(ns);
+            byte_level_bpe_->encode(ns.get(), seq, cache);
+          },
+          [&](std::uint32_t id) { seq.push_back(id); });
     } else {
       PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
                                        pre_tokenizer_->needs_offsets());

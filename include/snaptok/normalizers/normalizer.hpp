@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "snaptok/detail/json.hpp"
 #include "snaptok/normalized_string.hpp"
@@ -50,6 +51,13 @@ class Normalizer {
   /// True when normalize() never changes any text (an empty Sequence), so
   /// the pipeline may skip it.
   virtual bool is_identity() const noexcept { return false; }
+  /// True when normalize() would leave `text` as it is; a quick check that
+  /// may answer false when unsure (the ids-only path then skips the copy
+  /// that normalization needs).
+  virtual bool leaves_unchanged(std::string_view text) const noexcept {
+    (void)text;
+    return is_identity();
+  }
   /// True when normalizing the two sides of a cut point ("word| word",
   /// scanners/cut_points.hpp) apart gives the whole's normalized text, cut
   /// at a cut point: the ASCII letters and the space stay as they are, and

@@ -23,6 +23,13 @@ class SequenceNormalizer final : public Normalizer {
     }
     return true;
   }
+  // Each step sees the text unchanged by the steps before it.
+  bool leaves_unchanged(std::string_view text) const noexcept override {
+    for (const auto& step : steps_) {
+      if (!step->leaves_unchanged(text)) return false;
+    }
+    return true;
+  }
   std::optional<AsciiProfile> ascii_profile() const override {
     AsciiProfile p = AsciiProfile::identity();
     for (const auto& step : steps_) {

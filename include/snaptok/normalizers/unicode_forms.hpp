@@ -21,6 +21,9 @@ class UnicodeFormNormalizer final : public Normalizer {
   void normalize(NormalizedString& ns) const override {
     unicode_form_rewrite(ns, form_);
   }
+  bool leaves_unchanged(std::string_view text) const noexcept override {
+    return unicode::is_normalized_quick(text, form_);
+  }
   unicode::NormForm form() const noexcept { return form_; }
   // ASCII has no decompositions, and composes only with non-ASCII marks.
   std::optional<AsciiProfile> ascii_profile() const override { return AsciiProfile::identity(); }
