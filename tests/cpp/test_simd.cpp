@@ -234,6 +234,47 @@ TEST_CASE("simd: find_byte_in equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
+  using snaptok::simd::AsciiRange;
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(7);
+    const AsciiRange ranges[] = {{}, {'0', 10}, {0x00, 0x20}, {0x7F, 1}, {'a', 26}};
+    bool ok = true;
+    for (const AsciiRange& range : ranges) {
+      auto flagged = [&](unsigned char c) { return c >= 0x80 || range.contains(c); };
+      // Every length 0..200 (past every vector width, with tails), a hit at
+      // every position or none, in ASCII filler outside the range; each
+      // hit is a range byte or a random non-ASCII byte.
+      for (std::size_t n = 0; n <= 200 && ok; ++n) {
+        std::string text(n, '\0');
+        for (char& c : text) {
+          do c = static_cast<char>(rng() % 0x80); while (flagged(static_cast<unsigned char>(c)));
+        }
+        ok = snaptok::simd::find_nonascii_or_in(text.data(), n, range) == n;
+        for (std::size_t at = 0; at < n && ok; ++at) {
+          std::string hit = text;
+          const bool nonascii = range.count == 0 || rng() % 2 == 0;
+          hit[at] = static_cast<char>(nonascii ? 0x80 + rng() % 0x80 : range.first + rng() % range.count);
+          if (at + 1 < n) hit[n - 1] = static_cast<char>(0xFF);  // a later hit must not win
+          ok = snaptok::simd::find_nonascii_or_in(hit.data(), n, range) == at &&
+               snaptok::simd::find_nonascii_or_in_scalar(hit.data(), n, range) == at;
+        }
+      }
+    }
+    // Reads exactly n bytes (an exact-size heap block: ASan catches an overread).
+    for (std::size_t n = 1; n <= 100 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n]);
+      std::fill(exact.get(), exact.get() + n, 'x');
+      ok = snaptok::simd::find_nonascii_or_in(exact.get(), n, {'0', 10}) == n;
+    }
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
 TEST_CASE("simd: simd_target and the compiled targets") {
   const std::string_view name = snaptok::simd_target();
   CHECK(!name.empty());

@@ -88,38 +88,29 @@ inline bool is_char_boundary(std::string_view s, std::size_t i) noexcept {
   return i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
 }
 
-// Returns the first j >= i whose byte of `s` is flagged, or s.size().
-// `flagged(w)` gets 8 bytes as a little-endian word (byte k in bits 8k..8k+7;
-// a lone byte is a word below 0x100) and returns the high bit (0x80 << 8k)
-// of each flagged byte, computed word-wide (SWAR); 32 bytes a step.
-template <class FlaggedBits>
-std::size_t find_flagged_byte(std::string_view s, std::size_t i, FlaggedBits flagged) noexcept {
+// Returns the end of the run of ASCII bytes of `s` from i: the first j >= i
+// whose byte is >= 0x80, or s.size(). 32 bytes a step in plain 64-bit words
+// (only the high bits matter).
+inline std::size_t ascii_run_end(std::string_view s, std::size_t i) noexcept {
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
   const char* p = s.data();
   const std::size_t n = s.size();
-  if constexpr (std::endian::native == std::endian::little) {
-    auto word = [p](std::size_t at) {
-      std::uint64_t w;
-      std::memcpy(&w, p + at, 8);
-      return w;
-    };
-    while (i + 32 <= n && (flagged(word(i)) | flagged(word(i + 8)) | flagged(word(i + 16)) |
-                           flagged(word(i + 24))) == 0) {
-      i += 32;
+  auto word = [p](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, p + at, 8);
+    return w;
+  };
+  while (i + 32 <= n && ((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & kHigh) == 0) i += 32;
+  while (i + 8 <= n) {
+    const std::uint64_t high = word(i) & kHigh;
+    if (high != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(high) : std::countl_zero(high);
+      return i + static_cast<std::size_t>(bit) / 8;
     }
-    for (; i + 8 <= n; i += 8) {
-      if (const std::uint64_t f = flagged(word(i))) return i + static_cast<std::size_t>(std::countr_zero(f)) / 8;
-    }
+    i += 8;
   }
-  for (; i < n; ++i) {
-    if (flagged(std::uint64_t{static_cast<unsigned char>(p[i])}) & 0x80) return i;
-  }
-  return n;
-}
-
-// Returns the end of the run of ASCII bytes of `s` from i: the first j >= i
-// whose byte is >= 0x80, or s.size().
-inline std::size_t ascii_run_end(std::string_view s, std::size_t i) noexcept {
-  return find_flagged_byte(s, i, [](std::uint64_t w) { return w & 0x8080808080808080ull; });
+  while (i < n && static_cast<unsigned char>(p[i]) < 0x80) ++i;
+  return i;
 }
 
 // Returns the offset of the first invalid UTF-8 byte in `s`, or npos when `s`

@@ -20,6 +20,7 @@
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/split_family.hpp"
 #include "snaptok/simd/byte_classes.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::scanners {
 
@@ -35,15 +36,12 @@ inline constexpr std::string_view kDeepSeekPattern =
 template <class Fn>
 void scan_deepseek_digits(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
-  // The high bits of the bytes that may start a match: ASCII digits and
-  // every non-ASCII byte (a \p{N} code point is settled by its flags).
-  auto digit_or_nonascii = [](std::uint64_t w) {
-    return (w & simd::detail::kHigh) | simd::detail::swar_in(w, '0', '9');
-  };
   std::size_t i = 0;
   while (i < x.n) {
     if (x.b[i] < 0x80 && static_cast<unsigned char>(x.b[i] - '0') >= 10) {
-      i = snaptok::detail::find_flagged_byte(s, i + 1, digit_or_nonascii);
+      // On to the next byte that may start a match: an ASCII digit, or any
+      // non-ASCII byte (its code point's flags settle \p{N}).
+      i += 1 + simd::find_nonascii_or_in(s.data() + i + 1, x.n - i - 1, {'0', 10});
       continue;
     }
     std::size_t len;
@@ -78,7 +76,7 @@ void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
   std::size_t i = 0;
   while (i < n) {
     if (b[i] < 0x80) {
-      i = snaptok::detail::ascii_run_end(s, i + 1);
+      i += 1 + simd::find_nonascii_or_in(s.data() + i + 1, n - i - 1, {});  // the end of the ASCII run
       continue;
     }
     if (!deepseek_cjk_at(b + i)) {

@@ -109,6 +109,12 @@ inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& se
   return find_byte_in_scalar(p, n, set);
 }
 
+// See the Highway build below; without Highway this is
+// find_nonascii_or_in_scalar.
+inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
+  return find_nonascii_or_in_scalar(p, n, range);
+}
+
 // Returns the names of the targets compiled into this program: none here.
 inline std::vector<std::string_view> compiled_targets() { return {}; }
 
@@ -218,6 +224,16 @@ inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& se
   detail::ensure_configured();
   HWY_EXPORT(find_byte_in);
   return HWY_DYNAMIC_DISPATCH(find_byte_in)(p, n, set);
+}
+
+// Returns the index of the first byte of p[0..n) that is >= 0x80 or in
+// `range`, or n. Same result as find_nonascii_or_in_scalar on every target.
+//   find_nonascii_or_in("ab 12", 5, {'0', 10})  // 3
+//   find_nonascii_or_in("ab\xc3\xa9", 4, {})     // 2: the end of the ASCII run
+inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
+  detail::ensure_configured();
+  HWY_EXPORT(find_nonascii_or_in);
+  return HWY_DYNAMIC_DISPATCH(find_nonascii_or_in)(p, n, range);
 }
 
 // Returns the names of the targets compiled into this program (whether or not

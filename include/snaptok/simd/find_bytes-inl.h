@@ -1,6 +1,6 @@
-// Per-target kernel: the first byte of a text in a set of up to four byte
-// values (see snaptok/simd/find_bytes.hpp for the set and the scalar
-// reference). Included once per Highway target by snaptok/simd/dispatch.hpp;
+// Per-target kernels: the first byte of a text in a set of up to four byte
+// values, or not ASCII or in an ASCII range (see snaptok/simd/find_bytes.hpp
+// for the sets and the scalar references). Included once per Highway target by snaptok/simd/dispatch.hpp;
 // do not include it directly.
 
 // Per-target include guard (toggled by hwy/foreach_target.h).
@@ -41,6 +41,38 @@ inline std::size_t find_byte_in(const char* HWY_RESTRICT p, std::size_t n, const
     if (k >= 0) return i + static_cast<std::size_t>(k);
   }
   return i + find_byte_in_scalar(p + i, n - i, set);
+}
+
+// Moves i by whole vectors of d to the first byte of bytes[i..n) that is
+// >= 0x80 or in `range` and returns true, or to where fewer than a vector
+// of bytes is left and returns false. As signed lanes: a negative byte, or
+// one below -128 + range.count after adding 0x80 - range.first.
+template <class D>
+HWY_INLINE bool find_nonascii_or_in_vectors(D d, const std::int8_t* HWY_RESTRICT bytes, std::size_t& i,
+                                            std::size_t n, AsciiRange range) {
+  const std::size_t lanes = hn::Lanes(d);
+  const auto bias = hn::Set(d, static_cast<std::int8_t>(0x80 - range.first));
+  const auto limit = hn::Set(d, static_cast<std::int8_t>(-128 + range.count));
+  const auto zero = hn::Zero(d);
+  for (; i + lanes <= n; i += lanes) {
+    const auto v = hn::LoadU(d, bytes + i);
+    const std::intptr_t k = hn::FindFirstTrue(d, hn::Or(hn::Lt(v, zero), hn::Lt(hn::Add(v, bias), limit)));
+    if (k >= 0) {
+      i += static_cast<std::size_t>(k);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Returns the index of the first byte of p[0..n) that is >= 0x80 or in
+// `range`, or n: full vectors, then 16-byte vectors, then one byte at a time.
+inline std::size_t find_nonascii_or_in(const char* HWY_RESTRICT p, std::size_t n, AsciiRange range) {
+  const auto* bytes = reinterpret_cast<const std::int8_t*>(p);
+  std::size_t i = 0;
+  if (find_nonascii_or_in_vectors(hn::ScalableTag<std::int8_t>(), bytes, i, n, range)) return i;
+  if (find_nonascii_or_in_vectors(hn::CappedTag<std::int8_t, 16>(), bytes, i, n, range)) return i;
+  return i + find_nonascii_or_in_scalar(p + i, n - i, range);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -1,11 +1,14 @@
-// A set of at most four byte values, and the scalar search for the first
-// byte of a text in it: the reference for the SIMD kernel (find_bytes-inl.h,
-// dispatched as snaptok::simd::find_byte_in) and the path of builds
-// without Highway. AhoCorasick skips to the next byte that can start a
-// pattern with it.
+// Byte searches and their scalar references: the first byte of a text in a
+// set of at most four values (find_byte_in: AhoCorasick skips to the next
+// byte that can start a pattern), and the first byte that is not ASCII or
+// lies in one ASCII range (find_nonascii_or_in: the end of an ASCII run, the
+// next digit of DeepSeek's digit split). The references are what the SIMD
+// kernels (find_bytes-inl.h, dispatched by snaptok/simd/dispatch.hpp) are
+// tested against, and the path of builds without Highway.
 //
 //   snaptok::simd::ByteQuad set = snaptok::simd::ByteQuad::of({'<', '['});
 //   std::size_t i = snaptok::simd::find_byte_in(text.data(), text.size(), set);
+//   std::size_t d = snaptok::simd::find_nonascii_or_in(text.data(), text.size(), {'0', 10});
 #pragma once
 
 #include <cstddef>
@@ -39,6 +42,25 @@ struct ByteQuad {
 inline std::size_t find_byte_in_scalar(const char* p, std::size_t n, const ByteQuad& set) noexcept {
   for (std::size_t i = 0; i < n; ++i) {
     if (set.contains(static_cast<std::uint8_t>(p[i]))) return i;
+  }
+  return n;
+}
+
+/// The ASCII bytes [first, first + count): first + count <= 0x80; count 0
+/// is the empty range.
+struct AsciiRange {
+  std::uint8_t first = 0;
+  std::uint8_t count = 0;
+
+  bool contains(std::uint8_t b) const noexcept { return static_cast<std::uint8_t>(b - first) < count; }
+};
+
+/// Returns the index of the first byte of p[0..n) that is >= 0x80 or in
+/// `range`, or n, one byte at a time.
+inline std::size_t find_nonascii_or_in_scalar(const char* p, std::size_t n, AsciiRange range) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<std::uint8_t>(p[i]);
+    if (b >= 0x80 || range.contains(b)) return i;
   }
   return n;
 }
