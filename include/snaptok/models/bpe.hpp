@@ -280,14 +280,15 @@ class BpeModel final : public VocabModel {
     std::uint32_t len;  // bytes; 0 once merged into its left neighbour
   };
   struct Merge {
-    std::uint32_t rank;
-    std::uint32_t pos;
+    std::uint64_t order;  // rank << 32 | position: HF's Merge Ord (lowest rank, then leftmost)
     std::uint32_t new_id;
+    std::uint32_t pos() const noexcept { return static_cast<std::uint32_t>(order); }
   };
-  // Heap order: lowest rank first, then lowest position (HF's Merge Ord).
-  static bool later(const Merge& a, const Merge& b) noexcept {
-    return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
-  }
+  // The heap's order, as a function object (the heap calls inline it): the
+  // merge to apply first is the greatest.
+  struct Later {
+    bool operator()(const Merge& a, const Merge& b) const noexcept { return a.order > b.order; }
+  };
 
   // Merges are either all ["a", "b"] pairs or all "a b" strings (HF's two
   // accepted forms); in the string form "#version" lines are skipped and do
@@ -531,16 +532,15 @@ class BpeModel final : public VocabModel {
     skipped.clear();
     auto push = [&](std::uint32_t pos, std::uint32_t left, std::uint32_t right) {
       if (const std::uint64_t* m = merges_.find(pair_key(left, right))) {
-        heap.push_back({static_cast<std::uint32_t>(*m >> 32), pos,
-                        static_cast<std::uint32_t>(*m)});
-        std::push_heap(heap.begin(), heap.end(), later);
+        heap.push_back({(*m >> 32 << 32) | pos, static_cast<std::uint32_t>(*m)});
+        std::push_heap(heap.begin(), heap.end(), Later{});
       }
     };
     for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
       push(static_cast<std::uint32_t>(i), symbols[i].id, symbols[i + 1].id);
     }
     while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), later);
+      std::pop_heap(heap.begin(), heap.end(), Later{});
       const Merge top = heap.back();
       heap.pop_back();
       if (dropout_ && uniform() < *dropout_) {
@@ -549,10 +549,10 @@ class BpeModel final : public VocabModel {
       }
       for (const Merge& m : skipped) {
         heap.push_back(m);
-        std::push_heap(heap.begin(), heap.end(), later);
+        std::push_heap(heap.begin(), heap.end(), Later{});
       }
       skipped.clear();
-      Symbol& cur = symbols[top.pos];
+      Symbol& cur = symbols[top.pos()];
       if (cur.len == 0 || cur.next == -1) continue;
       const auto next_pos = static_cast<std::size_t>(cur.next);
       const Symbol right = symbols[next_pos];
@@ -563,14 +563,14 @@ class BpeModel final : public VocabModel {
       cur.next = right.next;
       symbols[next_pos].len = 0;
       if (right.next >= 0 && static_cast<std::size_t>(right.next) < symbols.size()) {
-        symbols[static_cast<std::size_t>(right.next)].prev = static_cast<std::int32_t>(top.pos);
+        symbols[static_cast<std::size_t>(right.next)].prev = static_cast<std::int32_t>(top.pos());
       }
-      const Symbol& now = symbols[top.pos];
+      const Symbol& now = symbols[top.pos()];
       if (now.prev >= 0) {
         push(static_cast<std::uint32_t>(now.prev), symbols[static_cast<std::size_t>(now.prev)].id, now.id);
       }
       if (now.next >= 0 && static_cast<std::size_t>(now.next) < symbols.size()) {
-        push(top.pos, now.id, symbols[static_cast<std::size_t>(now.next)].id);
+        push(top.pos(), now.id, symbols[static_cast<std::size_t>(now.next)].id);
       }
     }
   }
