@@ -83,6 +83,34 @@ TEST_CASE("GPT-2: batch encoding on threads equals one by one") {
   }
 }
 
+TEST_CASE("GPT-2: long pieces merged in chunks equal the heap's merges") {
+  // The ids-only path cuts a piece longer than 48 bytes where no token
+  // spans (BpeModel::merge_raw_in_chunks); encode_full merges the whole
+  // piece through the heap. Single pieces of 49-400 bytes from alphabets
+  // whose tokens span little (CJK), a lot (one letter, "ab" repeated) and
+  // in between (accented letters, digits, emoji, spaces).
+  const std::vector<std::vector<std::string>> alphabets = {
+      {"\xE3\x81\x82", "\xE3\x81\xAE", "\xE6\x97\xA5", "\xE6\x9C\xAC", "\xE8\xAA\x9E", "\xE3\x83\xBC"},
+      {"a"},
+      {"ab", "a", "b"},
+      {"\xC3\xA9", "e", "\xC3\xA8", "t", "\xC3\xAA", "s"},
+      {"1", "2", "0", "9"},
+      {"\xF0\x9F\x98\x80", "\xF0\x9F\x91\x8D", "!", "?"},
+      {" ", "\t", "\n"},
+  };
+  std::uint32_t seed = 3;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (std::size_t a = 0; a < alphabets.size(); ++a) {
+    for (int round = 0; round < 40; ++round) {
+      const std::size_t want = 49 + next() % 352;
+      std::string text;
+      while (text.size() < want) text += alphabets[a][next() % alphabets[a].size()];
+      INFO("alphabet " << a << ", " << text.size() << " bytes");
+      CHECK(gpt2().encode(text, false) == gpt2().encode_full(text, false).ids);
+    }
+  }
+}
+
 TEST_CASE("pathological input: 1 MB without a space, 100k emoji") {
   const std::string a(1 << 20, 'a');
   const auto ids = gpt2().encode(a);

@@ -159,6 +159,11 @@ class DoubleArrayTrie {
     return cell_table_[t].check == node ? static_cast<std::int32_t>(t) : -1;
   }
 
+  /// True when a key ends at `node`.
+  bool ends_key(std::int32_t node) const noexcept {
+    return (cell_table_[static_cast<std::size_t>(node)].base & kEnds) != 0;
+  }
+
   /// Returns the value stored at `node` (kNone when no key ends there).
   std::uint32_t value(std::int32_t node) const noexcept {
     return value_table_[static_cast<std::size_t>(node)];

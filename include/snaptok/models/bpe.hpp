@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <span>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "snaptok/detail/byte_level_table.hpp"
+#include "snaptok/detail/double_array.hpp"
 #include "snaptok/detail/hash.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/piece_cache.hpp"
@@ -183,20 +186,9 @@ class BpeModel final : public VocabModel {
         return 1;
       }
     }
-    if (raw.size() <= kStackMergeBytes && !dropout_) return merge_raw_on_stack(raw, out);
-    thread_local std::vector<Symbol> symbols;
-    symbols.clear();
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      const auto n = static_cast<std::int32_t>(i);
-      symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
-    }
-    symbols.back().next = -1;
-    merge_all(symbols);
-    std::size_t n = 0;
-    for (const Symbol& sym : symbols) {
-      if (sym.len != 0) out[n++] = sym.id;
-    }
-    return n;
+    if (dropout_) return merge_raw_on_heap(raw, out);
+    if (raw.size() <= kStackMergeBytes) return merge_raw_on_stack(raw, out);
+    return merge_raw_in_chunks(raw, out);
   }
 
   /// Writes the ids tokenize() gives for `piece` to out[0..) and returns
@@ -453,6 +445,7 @@ class BpeModel final : public VocabModel {
       ascii_ids_[b] = vocab_.find(std::string_view(&c, 1)).value_or(kNoId);
     }
     uid_ = runtime::new_cache_owner();
+    raw_tokens_ = std::make_shared<RawTokens>();
     byte_level_ready_ = !prefix_ && !suffix_;
     const auto& table = detail::byte_level_table();
     for (int b = 0; b < 256 && byte_level_ready_; ++b) {
@@ -486,6 +479,87 @@ class BpeModel final : public VocabModel {
   std::uint64_t merge_of(std::uint32_t left, std::uint32_t right) const noexcept {
     const std::uint64_t* m = merges_.find(pair_key(left, right));
     return m ? *m : kNoMerge;
+  }
+
+  // merge_raw through the heap (merge_all): any piece, dropout included.
+  std::size_t merge_raw_on_heap(std::string_view raw, std::uint32_t* out) const {
+    thread_local std::vector<Symbol> symbols;
+    symbols.clear();
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      const auto n = static_cast<std::int32_t>(i);
+      symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
+    }
+    symbols.back().next = -1;
+    merge_all(symbols);
+    std::size_t n = 0;
+    for (const Symbol& sym : symbols) {
+      if (sym.len != 0) out[n++] = sym.id;
+    }
+    return n;
+  }
+
+  // merge_raw for a long piece without dropout. Every symbol the merges
+  // build is a vocabulary token spelling the bytes it covers, so where no
+  // token occurs across a position of the piece, no merge ever reaches
+  // across it: the two sides merge apart, each in the order it would in
+  // the whole (no pair across the cut has a merge, so none enters the
+  // heap). Cuts at every such position (found with the trie of the tokens'
+  // raw bytes: the longest token at each byte) and merges each chunk alone,
+  // on the stack when it is short. CJK text under a mostly English
+  // vocabulary falls into chunks of a char or two, where the heap paid
+  // several lookups per byte.
+  std::size_t merge_raw_in_chunks(std::string_view raw, std::uint32_t* out) const {
+    const detail::DoubleArrayTrie& tokens = raw_token_trie();
+    const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
+    const std::size_t n = raw.size();
+    auto merge_chunk = [&](std::size_t from, std::size_t to, std::uint32_t* at) {
+      const std::string_view chunk = raw.substr(from, to - from);
+      return chunk.size() <= kStackMergeBytes ? merge_raw_on_stack(chunk, at) : merge_raw_on_heap(chunk, at);
+    };
+    std::size_t written = 0;
+    std::size_t start = 0;  // of the chunk in progress
+    std::size_t reach = 0;  // the furthest end of a token occurring at or after `start`
+    for (std::size_t i = 0; i < n; ++i) {
+      if (reach == i && i > start) {  // every token before i ends by i
+        written += merge_chunk(start, i, out + written);
+        start = i;
+      }
+      std::int32_t node = 0;
+      for (std::size_t k = i; k < n && (node = tokens.child(node, b[k])) >= 0; ++k) {
+        if (tokens.ends_key(node)) reach = std::max(reach, k + 1);
+      }
+    }
+    return written + merge_chunk(start, n, out + written);
+  }
+
+  // The trie of every vocabulary token's raw bytes (a token spelled with
+  // chars outside the byte-level alphabet is never built by merges, and is
+  // left out), made on first use: only pieces longer than kStackMergeBytes
+  // need it.
+  const detail::DoubleArrayTrie& raw_token_trie() const {
+    RawTokens& raw = *raw_tokens_;
+    std::call_once(raw.built, [&] {
+      const auto& table = detail::byte_level_table();
+      std::string bytes;
+      std::vector<std::pair<std::size_t, std::size_t>> spans;  // [start, end) in bytes
+      vocab_.for_each([&](std::string_view token, std::uint32_t) {
+        const std::size_t start = bytes.size();
+        for (std::size_t i = 0; i < token.size();) {
+          const int byte = table.byte_of(detail::next_cp(token, i));
+          if (byte < 0) {
+            bytes.resize(start);
+            return;
+          }
+          bytes.push_back(static_cast<char>(byte));
+        }
+        spans.emplace_back(start, bytes.size());
+      });
+      std::vector<std::pair<std::string_view, std::uint32_t>> keys;
+      keys.reserve(spans.size());
+      for (const auto& [start, end] : spans) keys.emplace_back(std::string_view(bytes).substr(start, end - start), 0);
+      raw.trie.build(std::move(keys));
+    });
+    return raw.trie;
   }
 
   // merge_raw for short pieces without dropout: repeatedly merges the
@@ -594,6 +668,11 @@ class BpeModel final : public VocabModel {
   std::uint64_t uid_ = 0;
   std::uint32_t ascii_ids_[128] = {};  // one-byte tokens' ids (merge_word's chars)
   mutable detail::PieceCache cache_;  // general path: byte-level text -> tokens
+  struct RawTokens {
+    std::once_flag built;
+    detail::DoubleArrayTrie trie;
+  };
+  std::shared_ptr<RawTokens> raw_tokens_;  // raw_token_trie(), shared by copies
 };
 
 }  // namespace snaptok
