@@ -6,8 +6,8 @@
 #   bench/byte_level_suite.sh [OUT.md] [extra bench.py options...]
 #
 # Default: batch of ~8 KB documents and 140-byte requests on 1 thread, peak
-# RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads
-# (the fast libraries only).
+# RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads,
+# and GPT-2 and o200k a batch of Japanese (the fast libraries only).
 # Environment: PYTHON (default .venv/bin/python), SHARED (default ../shared/data).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,4 +33,11 @@ run "DeepSeek V3" "$shared/tokenizers/deepseek-v3/tokenizer.json" \
 run "GPT-2, one 64 MB document and 2 threads" "$shared/tokenizers/gpt2/tokenizer.json" \
   --scenarios large,batch --threads 2 --large-mb 64 --repeat 3 \
   --only snaptok,gigatoken,snaptokens,fastokens "$@"
+# Japanese (no spaces: long pieces, a vocabulary that mostly lacks its words).
+run "GPT-2 on Japanese (kougo_bible_ja, 2 MB)" "$shared/tokenizers/gpt2/tokenizer.json" \
+  --corpus "$shared/corpus/multilingual/kougo_bible_ja.txt" --mb 2 --scenarios batch --threads 1 \
+  --repeat 3 --only snaptok,gigatoken,snaptokens,fastokens "$@"
+run "o200k on Japanese (kougo_bible_ja, 2 MB)" "$shared/tokenizers/o200k/tokenizer.json" \
+  --corpus "$shared/corpus/multilingual/kougo_bible_ja.txt" --mb 2 --scenarios batch --threads 1 \
+  --repeat 3 --only snaptok,gigatoken,snaptokens,fastokens "$@"
 echo "wrote $out" >&2
