@@ -652,21 +652,16 @@ class Pipeline {
         byte_level_bpe_
             ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
             : nullptr;
-    if (byte_level_bpe_ && (!normalizer_ || normalizer_->is_identity())) {
-      // Nothing to normalize: cut the text as views.
-      added.extract(
-          text, settings.encode_special_tokens,
-          [&](std::string_view piece) { byte_level_bpe_->encode(piece, seq, cache); },
-          [&](std::uint32_t id) { seq.push_back(id); });
-    } else if (byte_level_bpe_ && !added.has_normalized_tokens()) {
-      // Every added token is matched in the raw text, and each piece between
-      // them is normalized on its own (as extract_and_normalize does); a
-      // piece the normalizer leaves as it is (NFC text under NFC) is
-      // encoded as a view, with no copy.
+    const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
+    if (byte_level_bpe_ && (nothing_to_normalize || !added.has_normalized_tokens())) {
+      // Added tokens matched in the raw text (so cut it as views); each
+      // piece between them is normalized on its own, as
+      // extract_and_normalize does, and copied only when the normalizer
+      // would change it (NFC text under NFC is not).
       added.extract(
           text, settings.encode_special_tokens,
           [&](std::string_view piece) {
-            if (normalizer_->leaves_unchanged(piece)) {
+            if (nothing_to_normalize || normalizer_->leaves_unchanged(piece)) {
               byte_level_bpe_->encode(piece, seq, cache);
               return;
             }

@@ -209,12 +209,7 @@ class BpeModel final : public VocabModel {
       for (std::size_t i = 0; i < symbols.size(); ++i) sym[i] = symbols[i].id;
       return merge_on_stack(sym, symbols.size(), out);
     }
-    merge_all(symbols);
-    std::size_t n = 0;
-    for (const Symbol& sym : symbols) {
-      if (sym.len != 0) out[n++] = sym.id;
-    }
-    return n;
+    return merge_to(symbols, out);
   }
 
   void tokenize(std::string_view piece, std::vector<RawToken>& out) const override {
@@ -490,6 +485,12 @@ class BpeModel final : public VocabModel {
       symbols.push_back({raw_byte_ids_[static_cast<unsigned char>(raw[i])], n - 1, n + 1, 1});
     }
     symbols.back().next = -1;
+    return merge_to(symbols, out);
+  }
+
+  // Merges `symbols` through the heap (merge_all), writes the ids left to
+  // out[0..) and returns their count.
+  std::size_t merge_to(std::vector<Symbol>& symbols, std::uint32_t* out) const {
     merge_all(symbols);
     std::size_t n = 0;
     for (const Symbol& sym : symbols) {
