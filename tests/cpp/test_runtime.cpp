@@ -14,6 +14,7 @@
 using snaptok::runtime::CacheBudget;
 using snaptok::runtime::PieceCache;
 using snaptok::runtime::ShortKey;
+using snaptok::runtime::KeySpace;
 using snaptok::runtime::Workspace;
 
 TEST_CASE("short keys pack bytes and length, with or without over-reading") {
@@ -89,22 +90,49 @@ TEST_CASE("the long tier finds what it stored and empties itself when full") {
   std::size_t found = 0;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const std::uint32_t ids[2] = {static_cast<std::uint32_t>(i), 1};
-    cache.store_long(pieces[i], ids, 2);
+    cache.store_long(pieces[i], KeySpace::kPiece, ids, 2);
     std::size_t n = 0;
-    const std::uint32_t* hit = cache.find_long(pieces[i], n);
+    const std::uint32_t* hit = cache.find_long(pieces[i], KeySpace::kPiece, n);
     REQUIRE(hit != nullptr);  // the newest entry always survives
     CHECK(n == 2);
     CHECK(hit[0] == i);
   }
   for (const std::string& p : pieces) {
     std::size_t n = 0;
-    if (cache.find_long(p, n)) ++found;
+    if (cache.find_long(p, KeySpace::kPiece, n)) ++found;
   }
   // 64 KiB cannot hold 4000 pieces of ~70 bytes: it was emptied on the way.
   CHECK(found > 0);
   CHECK(found < pieces.size());
   std::size_t n = 0;
-  CHECK(cache.find_long("never stored, sixteen bytes or more", n) == nullptr);
+  CHECK(cache.find_long("never stored, sixteen bytes or more", KeySpace::kPiece, n) == nullptr);
+}
+
+TEST_CASE("ids_of encodes a piece once, and keeps pieces and chunks of the same bytes apart") {
+  PieceCache cache(PieceCache::kMinBytes);
+  const std::string pieces[] = {"abc", std::string(40, 'q'), std::string(PieceCache::kLongMaxBytes + 1, 'z')};
+  for (const std::string& piece : pieces) {
+    INFO(piece.size() << " bytes");
+    int encoded = 0;
+    auto ids_in = [&](KeySpace space, std::uint32_t first) {
+      std::uint32_t out[8] = {};
+      const std::size_t n = cache.ids_of(piece, space, out, [&](std::uint32_t* at) {
+        ++encoded;
+        at[0] = first;
+        at[1] = first + 1;
+        return std::size_t{2};
+      });
+      return std::vector<std::uint32_t>(out, out + n);
+    };
+    CHECK(ids_in(KeySpace::kPiece, 10) == std::vector<std::uint32_t>{10, 11});
+    CHECK(ids_in(KeySpace::kChunk, 20) == std::vector<std::uint32_t>{20, 21});
+    CHECK(encoded == 2);
+    // Cached (the encoder would now give other ids), except past kLongMaxBytes.
+    const bool cached = piece.size() <= PieceCache::kLongMaxBytes;
+    CHECK(ids_in(KeySpace::kPiece, 30) == std::vector<std::uint32_t>{cached ? 10u : 30u, cached ? 11u : 31u});
+    CHECK(ids_in(KeySpace::kChunk, 40) == std::vector<std::uint32_t>{cached ? 20u : 40u, cached ? 21u : 41u});
+    CHECK(encoded == (cached ? 2 : 4));
+  }
 }
 
 TEST_CASE("workspaces claim from the budget; ended threads' caches wait for the next thread") {

@@ -3,6 +3,9 @@
 // that name the failing place, threads, and pathological input.
 #include <doctest/doctest.h>
 
+#include <snaptok/detail/byte_level_table.hpp>
+#include <snaptok/detail/json.hpp>
+#include <snaptok/models/bpe.hpp>
 #include <snaptok/pipeline.hpp>
 
 #include <cstdint>
@@ -84,11 +87,13 @@ TEST_CASE("GPT-2: batch encoding on threads equals one by one") {
 }
 
 TEST_CASE("GPT-2: long pieces merged in chunks equal the heap's merges") {
-  // The ids-only path cuts a piece longer than 48 bytes where no token
-  // spans (BpeModel::merge_raw_in_chunks); encode_full merges the whole
-  // piece through the heap. Single pieces of 49-400 bytes from alphabets
-  // whose tokens span little (CJK), a lot (one letter, "ab" repeated) and
-  // in between (accented letters, digits, emoji, spaces).
+  // Both paths cut a piece longer than 48 bytes where no token spans
+  // (BpeModel::merge_raw_in_chunks); merge_ids on its byte-level text
+  // merges the whole piece through the heap. Single pieces of 49-400 bytes
+  // from alphabets whose tokens span little (CJK), a lot (one letter, "ab"
+  // repeated) and in between (accented letters, digits, emoji, spaces).
+  const auto& bpe = dynamic_cast<const snaptok::BpeModel&>(gpt2().model());
+  const auto& table = snaptok::detail::byte_level_table();
   const std::vector<std::vector<std::string>> alphabets = {
       {"\xE3\x81\x82", "\xE3\x81\xAE", "\xE6\x97\xA5", "\xE6\x9C\xAC", "\xE8\xAA\x9E", "\xE3\x83\xBC"},
       {"a"},
@@ -106,8 +111,52 @@ TEST_CASE("GPT-2: long pieces merged in chunks equal the heap's merges") {
       std::string text;
       while (text.size() < want) text += alphabets[a][next() % alphabets[a].size()];
       INFO("alphabet " << a << ", " << text.size() << " bytes");
-      CHECK(gpt2().encode(text, false) == gpt2().encode_full(text, false).ids);
+      std::string level;
+      for (const char c : text) level += table.byte_to_utf8[static_cast<unsigned char>(c)];
+      std::vector<std::uint32_t> heap(level.size());
+      heap.resize(bpe.merge_ids(level, heap.data()));
+      CHECK(gpt2().encode(text, false) == heap);
+      CHECK(gpt2().encode_full(text, false).ids == heap);
     }
+  }
+}
+
+TEST_CASE("byte-level BPE with ignore_merges: a chunk of a long piece is not taken for the whole piece") {
+  // The fused path caches the chunks of long pieces beside whole pieces.
+  // With ignore_merges, the piece "abc" is the token "abc", while the chunk
+  // "abc" of a longer piece merges to "ab" "c" (no merge builds "abc"): the
+  // two must never share a cache entry, whichever comes first.
+  const auto& table = snaptok::detail::byte_level_table();
+  std::string vocab;
+  for (int b = 0; b < 256; ++b) vocab += snaptok::detail::json_quote(table.byte_to_utf8[b]) + ":" + std::to_string(b) + ",";
+  vocab += R"("ab":256,"abc":257)";
+  const std::string json =
+      R"({"version":"1.0","added_tokens":[],"normalizer":null,"pre_tokenizer":)"
+      R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true},)"
+      R"("post_processor":null,"decoder":null,"model":{"type":"BPE","ignore_merges":true,"vocab":{)" +
+      vocab + R"(},"merges":["a b"]}})";
+  const std::string xs(60, 'x');
+  const std::vector<std::uint32_t> x_ids(60, 'x');
+  auto ids_of = [](std::initializer_list<std::vector<std::uint32_t>> parts) {
+    std::vector<std::uint32_t> all;
+    for (const auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+    return all;
+  };
+  {
+    const snaptok::Pipeline tok = snaptok::Pipeline::from_json(json);  // a fresh cache
+    const std::string text = "abc abc" + xs;
+    const auto want = ids_of({{257, ' ', 256, 'c'}, x_ids});
+    CHECK(tok.encode(text, false) == want);
+    CHECK(tok.encode(text, false) == want);  // warm
+    CHECK(tok.encode_full(text, false).ids == want);
+  }
+  {
+    const snaptok::Pipeline tok = snaptok::Pipeline::from_json(json);
+    const std::string text = "abc" + xs + "\nabc";
+    const auto want = ids_of({{256, 'c'}, x_ids, {'\n', 257}});
+    CHECK(tok.encode(text, false) == want);
+    CHECK(tok.encode(text, false) == want);
+    CHECK(tok.encode_full(text, false).ids == want);
   }
 }
 

@@ -77,8 +77,9 @@ class ByteLevelBpePath {
   /// worker's cache for this model, or nullptr for none.
   void encode(std::string_view text, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache) const {
-    const Merger merger{bpe_};
-    Pieces out(merger, ids, bpe_.deterministic() ? cache : nullptr, text.data() + text.size());
+    if (!bpe_.deterministic()) cache = nullptr;
+    const Merger merger{bpe_, cache};
+    Pieces out(merger, ids, cache, text.data() + text.size());
     run_split(0, text, out);
     out.finish();
   }
@@ -86,12 +87,20 @@ class ByteLevelBpePath {
  private:
   explicit ByteLevelBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
-  // Misses merge from the raw bytes (at most one id per byte).
+  // Misses merge from the raw bytes (at most one id per byte). A long
+  // piece merges in chunks, each looked up in the cache first: Japanese or
+  // Chinese pieces run for a whole sentence and seldom repeat, but their
+  // chunks of a char or two do.
   struct Merger {
     static constexpr std::size_t kExtraIds = 0;
     const BpeModel& bpe;
+    runtime::PieceCache* cache;  // the worker's, or nullptr
     std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
-      return bpe.merge_raw(piece, out);
+      if (!cache) return bpe.merge_raw(piece, out);
+      return bpe.merge_raw(piece, out, [this](std::string_view chunk, std::uint32_t* at) {
+        return cache->ids_of(chunk, runtime::KeySpace::kChunk, at,
+                             [&](std::uint32_t* o) { return bpe.merge_raw_chunk(chunk, o); });
+      });
     }
   };
   using Pieces = runtime::PieceBatch<Merger>;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -179,6 +180,15 @@ class BpeModel final : public VocabModel {
   /// kStackMergeBytes merge on the stack by a linear scan for the lowest
   /// (rank, position) pair; longer ones through the heap, never quadratic.
   std::size_t merge_raw(std::string_view raw, std::uint32_t* out) const {
+    return merge_raw(raw, out, [this](std::string_view chunk, std::uint32_t* at) { return merge_raw_chunk(chunk, at); });
+  }
+
+  /// merge_raw, where a piece longer than kStackMergeBytes is cut into
+  /// chunks that merge apart (merge_raw_in_chunks) and `chunk_ids(chunk,
+  /// out)` writes each chunk's ids, those of merge_raw_chunk(chunk, out)
+  /// (a caller may remember them: chunks repeat where whole pieces do not).
+  template <class ChunkIds>
+  std::size_t merge_raw(std::string_view raw, std::uint32_t* out, ChunkIds&& chunk_ids) const {
     if (raw.empty()) return 0;
     if (ignore_merges_ && !dropout_) {  // as tokenize(): dropout skips it
       if (auto id = whole_raw_token(raw)) {
@@ -188,7 +198,14 @@ class BpeModel final : public VocabModel {
     }
     if (dropout_) return merge_raw_on_heap(raw, out);
     if (raw.size() <= kStackMergeBytes) return merge_raw_on_stack(raw, out);
-    return merge_raw_in_chunks(raw, out);
+    return merge_raw_in_chunks(raw, out, chunk_ids);
+  }
+
+  /// Writes the ids the merges build from the raw bytes of `chunk` to
+  /// out[0..) and returns their count (no whole-token shortcut: a chunk is
+  /// part of a longer piece). Requires byte_level_ready() and no dropout.
+  std::size_t merge_raw_chunk(std::string_view chunk, std::uint32_t* out) const {
+    return chunk.size() <= kStackMergeBytes ? merge_raw_on_stack(chunk, out) : merge_raw_on_heap(chunk, out);
   }
 
   /// Writes the ids tokenize() gives for `piece` to out[0..) and returns
@@ -345,6 +362,7 @@ class BpeModel final : public VocabModel {
 
   // Initial symbols for `w`, then all merges; appends the result to `out`.
   void merge_word(std::string_view w, std::vector<RawToken>& out) const {
+    if (w.size() > kStackMergeBytes && merge_level_in_chunks(w, out)) return;
     thread_local std::vector<Symbol> symbols;
     initial_symbols(w, symbols);
     merge_all(symbols);
@@ -407,6 +425,36 @@ class BpeModel final : public VocabModel {
     if (!symbols.empty()) symbols.back().next = -1;
   }
 
+  // merge_word for a long piece of byte-level chars (no affixes, no
+  // dropout): its raw bytes merge in chunks (merge_raw_in_chunks), the same
+  // merges as the heap's over the whole piece, and each token spans the
+  // bytes of its vocabulary string. Returns false, appending nothing, for
+  // a piece with a char outside the byte-level alphabet or of at most
+  // kStackMergeBytes bytes.
+  bool merge_level_in_chunks(std::string_view w, std::vector<RawToken>& out) const {
+    if (!byte_level_ready_ || prefix_ || suffix_ || dropout_) return false;
+    thread_local std::string raw;
+    thread_local std::vector<std::uint32_t> ids;
+    raw.clear();
+    const auto& table = detail::byte_level_table();
+    for (std::size_t i = 0; i < w.size();) {
+      const int byte = table.byte_of(detail::next_cp(w, i));
+      if (byte < 0) return false;
+      raw.push_back(static_cast<char>(byte));
+    }
+    if (raw.size() <= kStackMergeBytes) return false;
+    ids.resize(raw.size());
+    auto merge_chunk = [this](std::string_view chunk, std::uint32_t* at) { return merge_raw_chunk(chunk, at); };
+    const std::size_t n = merge_raw_in_chunks(raw, ids.data(), merge_chunk);
+    std::uint32_t offset = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto len = static_cast<std::uint32_t>(vocab_.token(ids[i])->size());
+      out.push_back({ids[i], offset, offset + len});
+      offset += len;
+    }
+    return true;
+  }
+
   // Appends the surviving symbols as tokens with their byte offsets.
   static void emit(const std::vector<Symbol>& symbols, std::vector<RawToken>& out) {
     std::uint32_t offset = 0;
@@ -451,8 +499,16 @@ class BpeModel final : public VocabModel {
     cache_.set_budget(detail::PieceCache::kDefaultBudget);
   }
 
-  // The vocabulary id of the whole raw piece's byte-level text, if any.
+  // The vocabulary id of the whole raw piece's byte-level text, if any. A
+  // long piece asks the trie of raw tokens (which merge_raw_in_chunks needs
+  // anyway): it gives up at the first byte no token goes on with, where a
+  // hash lookup would first rewrite and hash the whole piece.
   std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
+    if (raw.size() > kStackMergeBytes) {
+      const std::uint32_t id = raw_token_table().trie.find(raw);
+      if (id == detail::DoubleArrayTrie::kNone) return std::nullopt;
+      return id;
+    }
     const auto& table = detail::byte_level_table();
     char stack[256];  // a byte-level char is at most 2 bytes
     thread_local std::string heap;
@@ -505,17 +561,18 @@ class BpeModel final : public VocabModel {
   // across it: the two sides merge apart, each in the order it would in
   // the whole (no pair across the cut has a merge, so none enters the
   // heap). Cuts at every such position (found with the trie of the tokens'
-  // raw bytes: the longest token at each byte) and merges each chunk alone,
-  // on the stack when it is short. CJK text under a mostly English
-  // vocabulary falls into chunks of a char or two, where the heap paid
-  // several lookups per byte.
-  std::size_t merge_raw_in_chunks(std::string_view raw, std::uint32_t* out) const {
-    const detail::DoubleArrayTrie& tokens = raw_token_trie();
+  // raw bytes: the longest token at each byte) and has chunk_ids write each
+  // chunk's ids (merge_raw_chunk: on the stack when it is short). CJK text
+  // under a mostly English vocabulary falls into chunks of a char or two,
+  // where the heap paid several lookups per byte.
+  template <class ChunkIds>
+  std::size_t merge_raw_in_chunks(std::string_view raw, std::uint32_t* out, ChunkIds& chunk_ids) const {
+    const RawTokens& raw_tokens = raw_token_table();
+    const detail::DoubleArrayTrie& tokens = raw_tokens.trie;
     const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
     const std::size_t n = raw.size();
     auto merge_chunk = [&](std::size_t from, std::size_t to, std::uint32_t* at) {
-      const std::string_view chunk = raw.substr(from, to - from);
-      return chunk.size() <= kStackMergeBytes ? merge_raw_on_stack(chunk, at) : merge_raw_on_heap(chunk, at);
+      return chunk_ids(std::string_view(raw.data() + from, to - from), at);
     };
     std::size_t written = 0;
     std::size_t start = 0;  // of the chunk in progress
@@ -525,6 +582,10 @@ class BpeModel final : public VocabModel {
         written += merge_chunk(start, i, out + written);
         start = i;
       }
+      // Every byte is a token; a longer one at i starts with b[i] b[i + 1]
+      // (two bytes in three start none in CJK text: no walk there).
+      reach = std::max(reach, i + 1);
+      if (i + 1 == n || !raw_tokens.starts_pair(b[i], b[i + 1])) continue;
       std::int32_t node = 0;
       for (std::size_t k = i; k < n && (node = tokens.child(node, b[k])) >= 0; ++k) {
         if (tokens.ends_key(node)) reach = std::max(reach, k + 1);
@@ -533,17 +594,33 @@ class BpeModel final : public VocabModel {
     return written + merge_chunk(start, n, out + written);
   }
 
-  // The trie of every vocabulary token's raw bytes (a token spelled with
-  // chars outside the byte-level alphabet is never built by merges, and is
-  // left out), made on first use: only pieces longer than kStackMergeBytes
-  // need it.
-  const detail::DoubleArrayTrie& raw_token_trie() const {
+  // Every vocabulary token's raw bytes (a token spelled with chars outside
+  // the byte-level alphabet is never built by merges, and is left out).
+  struct RawTokens {
+    std::once_flag built;
+    detail::DoubleArrayTrie trie;  // raw bytes -> token id
+    std::array<std::uint64_t, 1024> pairs{};  // bit b0 << 8 | b1: a token starts with b0 b1
+
+    bool starts_pair(unsigned char b0, unsigned char b1) const noexcept {
+      const unsigned bit = unsigned{b0} << 8 | b1;
+      return (pairs[bit >> 6] >> (bit & 63)) & 1;
+    }
+    void add_pair(char b0, char b1) noexcept {
+      const unsigned bit = unsigned{static_cast<unsigned char>(b0)} << 8 | static_cast<unsigned char>(b1);
+      pairs[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+    }
+  };
+
+  // The tokens' raw bytes, made on first use: only pieces longer than
+  // kStackMergeBytes need them.
+  const RawTokens& raw_token_table() const {
     RawTokens& raw = *raw_tokens_;
     std::call_once(raw.built, [&] {
       const auto& table = detail::byte_level_table();
       std::string bytes;
       std::vector<std::pair<std::size_t, std::size_t>> spans;  // [start, end) in bytes
-      vocab_.for_each([&](std::string_view token, std::uint32_t) {
+      std::vector<std::uint32_t> ids;
+      vocab_.for_each([&](std::string_view token, std::uint32_t id) {
         const std::size_t start = bytes.size();
         for (std::size_t i = 0; i < token.size();) {
           const int byte = table.byte_of(detail::next_cp(token, i));
@@ -554,13 +631,18 @@ class BpeModel final : public VocabModel {
           bytes.push_back(static_cast<char>(byte));
         }
         spans.emplace_back(start, bytes.size());
+        ids.push_back(id);
+        if (bytes.size() - start >= 2) raw.add_pair(bytes[start], bytes[start + 1]);
       });
       std::vector<std::pair<std::string_view, std::uint32_t>> keys;
       keys.reserve(spans.size());
-      for (const auto& [start, end] : spans) keys.emplace_back(std::string_view(bytes).substr(start, end - start), 0);
+      for (std::size_t k = 0; k < spans.size(); ++k) {
+        const auto [start, end] = spans[k];
+        keys.emplace_back(std::string_view(bytes).substr(start, end - start), ids[k]);
+      }
       raw.trie.build(std::move(keys));
     });
-    return raw.trie;
+    return raw;
   }
 
   // merge_raw for short pieces without dropout: repeatedly merges the
@@ -669,11 +751,7 @@ class BpeModel final : public VocabModel {
   std::uint64_t uid_ = 0;
   std::uint32_t ascii_ids_[128] = {};  // one-byte tokens' ids (merge_word's chars)
   mutable detail::PieceCache cache_;  // general path: byte-level text -> tokens
-  struct RawTokens {
-    std::once_flag built;
-    detail::DoubleArrayTrie trie;
-  };
-  std::shared_ptr<RawTokens> raw_tokens_;  // raw_token_trie(), shared by copies
+  std::shared_ptr<RawTokens> raw_tokens_;  // raw_token_table(), shared by copies
 };
 
 }  // namespace snaptok

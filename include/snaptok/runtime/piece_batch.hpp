@@ -25,8 +25,9 @@ namespace snaptok::runtime {
 ///
 /// Encoder: `std::size_t encode_piece(std::string_view piece, std::uint32_t*
 /// out) const` writes a piece's ids and returns their count, at most
-/// piece.size() + Encoder::kExtraIds; the same piece always gives the same
-/// ids (so they may be cached).
+/// piece.size() + Encoder::kExtraIds (it may write up to
+/// PieceCache::kShortCopyWords words past them); the same piece always
+/// gives the same ids (so they may be cached).
 template <class Encoder>
 class PieceBatch {
  public:
@@ -199,18 +200,8 @@ class PieceBatch {
   __attribute__((noinline))
 #endif
   std::size_t encode(const Queued& q, std::uint32_t* out) {
-    const std::size_t n = q.size;
-    if (n > PieceCache::kLongMaxBytes) return encoder_.encode_piece(q.view(), out);
-    std::size_t count = 0;
-    if (const std::uint32_t* hit = cache_->find_long(q.view(), count)) {
-      std::memcpy(out, hit, count * sizeof(std::uint32_t));
-      return count;
-    }
-    count = encoder_.encode_piece(q.view(), out);
-    if (n > PieceCache::kShortMaxBytes || !cache_->store_short(q.key.hash(), q.key, out, count)) {
-      cache_->store_long(q.view(), out, count);
-    }
-    return count;
+    return cache_->ids_of(q.view(), KeySpace::kPiece, out,
+                          [&](std::uint32_t* at) { return encoder_.encode_piece(q.view(), at); });
   }
 
   const Encoder& encoder_;

@@ -86,8 +86,15 @@ class CacheBudget {
   std::atomic<std::uint64_t> misses_{0};
 };
 
+/// What a cached key names: a whole pre-tokenized piece, or a chunk of a
+/// long piece that a model merges apart from the rest (BpeModel::merge_raw).
+/// The same bytes may have other ids in each: a model that ignores merges
+/// gives a whole piece that is a token as that token, a chunk as the merges
+/// build it.
+enum class KeySpace : std::uint8_t { kPiece = 0, kChunk = 1 };
+
 /// A short piece (1..15 bytes) as a 128-bit key: the bytes, zero padded, with
-/// the length in the top byte of `hi`.
+/// the length in the top byte of `hi` (and the key space in its bit 6).
 struct ShortKey {
   std::uint64_t lo;
   std::uint64_t hi;
@@ -133,6 +140,10 @@ struct ShortKey {
     }
     k.hi |= std::uint64_t(n) << 56;
     return k;
+  }
+  /// Returns this key in key space `space`.
+  ShortKey in(KeySpace space) const noexcept {
+    return {lo, hi | std::uint64_t(space) << 62};
   }
   /// A multiplicative hash whose high bits (the table index) depend on
   /// every byte: the high half, rotated so that the length lands on the
@@ -274,9 +285,39 @@ class PieceCache {
     return true;
   }
 
-  /// Returns the cached ids of a piece of 16..kLongMaxBytes bytes, or nullptr.
-  const std::uint32_t* find_long(std::string_view piece, std::size_t& n) noexcept {
-    const std::uint64_t h = detail::hash_bytes(piece) | 1;
+  /// Writes the ids of `piece` (in key space `space`) to out[0..) and
+  /// returns their count: the cached ones, else those encode(out) writes
+  /// (returning their count), which are then cached. A piece longer than
+  /// kLongMaxBytes is always encoded. `out` has room for the ids and
+  /// kShortCopyWords words at least (a short hit copies a whole entry).
+  template <class Encode>
+  std::size_t ids_of(std::string_view piece, KeySpace space, std::uint32_t* out, Encode&& encode) {
+    const std::size_t size = piece.size();
+    if (size > kLongMaxBytes) return encode(out);
+    std::size_t n = 0;
+    ShortKey key{};
+    std::uint64_t h = 0;
+    if (size <= kShortMaxBytes) {
+      key = ShortKey::of(piece.data(), size, false).in(space);
+      h = key.hash();
+      if (const std::uint32_t* hit = find_short(h, key, n)) {
+        std::memcpy(out, hit, kShortCopyWords * sizeof(std::uint32_t));
+        return n;
+      }
+    }
+    if (const std::uint32_t* hit = find_long(piece, space, n)) {
+      std::memcpy(out, hit, n * sizeof(std::uint32_t));
+      return n;
+    }
+    n = encode(out);
+    if (size > kShortMaxBytes || !store_short(h, key, out, n)) store_long(piece, space, out, n);
+    return n;
+  }
+
+  /// Returns the cached ids of a piece of up to kLongMaxBytes bytes that the
+  /// short tier does not hold, or nullptr.
+  const std::uint32_t* find_long(std::string_view piece, KeySpace space, std::size_t& n) noexcept {
+    const std::uint64_t h = long_hash(piece, space);
     for (std::size_t i = h & long_mask_;; i = (i + 1) & long_mask_) {
       const LongSlot& s = long_slots_[i];
       if (s.hash == 0) break;
@@ -291,9 +332,9 @@ class PieceCache {
     return nullptr;
   }
 
-  /// Remembers `ids` for a piece of 16..kLongMaxBytes bytes; empties the long
-  /// tier first when it is full.
-  void store_long(std::string_view piece, const std::uint32_t* ids, std::size_t n) {
+  /// Remembers `ids` for a piece of up to kLongMaxBytes bytes that the short
+  /// tier does not take; empties the long tier first when it is full.
+  void store_long(std::string_view piece, KeySpace space, const std::uint32_t* ids, std::size_t n) {
     const std::size_t need = words(piece.size()) + n;
     if (need > arena_.size() / 4) return;
     if (arena_used_ + need > arena_.size() || 2 * (long_count_ + 1) > long_mask_ + 1) {
@@ -301,7 +342,7 @@ class PieceCache {
       arena_used_ = 0;
       long_count_ = 0;
     }
-    const std::uint64_t h = detail::hash_bytes(piece) | 1;
+    const std::uint64_t h = long_hash(piece, space);
     std::size_t i = h & long_mask_;
     while (long_slots_[i].hash != 0) i = (i + 1) & long_mask_;
     const auto at = static_cast<std::uint32_t>(arena_used_);
@@ -343,6 +384,13 @@ class PieceCache {
   std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
 
   static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
+
+  // A long-tier slot's hash of `piece` in `space` (never 0: 0 marks an
+  // empty slot). A slot matches on hash, length and bytes, so the spaces
+  // never share an entry.
+  static std::uint64_t long_hash(std::string_view piece, KeySpace space) noexcept {
+    return (detail::hash_bytes(piece) ^ (std::uint64_t(space) << 1)) | 1;
+  }
 
   // Doubles the sets in use (when a quarter of their ways are taken): the
   // index takes one more bit of the hash, so the entries of set s go to set
