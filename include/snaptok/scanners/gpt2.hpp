@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/split_family.hpp"
 #include "snaptok/simd/byte_classes.hpp"
@@ -111,8 +112,8 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 // Returns false when a contraction reaches past the block, or when the block
 // opens with an apostrophe after a non-ASCII char (the walker takes the
 // block then).
-inline bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::size_t base,
-                              const simd::ByteClassMasks& m, std::uint64_t& starts) {
+SNAPTOK_ALWAYS_INLINE bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::size_t base,
+                                             const simd::ByteClassMasks& m, std::uint64_t& starts) {
   using simd::detail::kByteClassTable;
   namespace cls = simd::detail;
   const std::size_t n = s.size();
