@@ -174,13 +174,18 @@ class BpeModel final : public VocabModel {
   /// A number no other model instance in this process has (cache owner key).
   std::uint64_t uid() const noexcept { return uid_; }
 
+  /// merge_raw's default chunk_ids: merge_raw_chunk, nothing remembered.
+  auto chunk_merger() const noexcept {
+    return [this](std::string_view chunk, std::uint32_t* at) { return merge_raw_chunk(chunk, at); };
+  }
+
   /// Writes the ids of a piece given as raw bytes to out[0..), as tokenize()
   /// gives for its byte-level rewrite, and returns their count (at most
   /// raw.size()). Requires byte_level_ready(). Pieces of up to
   /// kStackMergeBytes merge on the stack by a linear scan for the lowest
   /// (rank, position) pair; longer ones through the heap, never quadratic.
   std::size_t merge_raw(std::string_view raw, std::uint32_t* out) const {
-    return merge_raw(raw, out, [this](std::string_view chunk, std::uint32_t* at) { return merge_raw_chunk(chunk, at); });
+    return merge_raw(raw, out, chunk_merger());
   }
 
   /// merge_raw, where a piece longer than kStackMergeBytes is cut into
@@ -444,7 +449,7 @@ class BpeModel final : public VocabModel {
     }
     if (raw.size() <= kStackMergeBytes) return false;
     ids.resize(raw.size());
-    auto merge_chunk = [this](std::string_view chunk, std::uint32_t* at) { return merge_raw_chunk(chunk, at); };
+    auto merge_chunk = chunk_merger();
     const std::size_t n = merge_raw_in_chunks(raw, ids.data(), merge_chunk);
     std::uint32_t offset = 0;
     for (std::size_t i = 0; i < n; ++i) {
