@@ -4,6 +4,7 @@
 // portable path the same way.
 #include <doctest/doctest.h>
 
+#include <snaptok/scanners/block_masks.hpp>
 #include <snaptok/simd/dispatch.hpp>
 
 #include <algorithm>
@@ -193,6 +194,48 @@ TEST_CASE("simd: classify_block equals the reference on every target") {
     CHECK(ok);
   });
   CHECK(targets_run >= 1);
+}
+
+TEST_CASE("simd: classify_blocks equals classify_block per block on every target") {
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(99);
+    const std::string_view alphabet = "aZ9 \t\n'_.\x80\xc3\xe3";
+    for (std::size_t n = 1; n <= 5 * 64; n += 1 + rng() % 13) {
+      // Exact-size heap text (ASan builds catch a read past its end).
+      std::unique_ptr<char[]> text(new char[n]);
+      for (std::size_t i = 0; i < n; ++i) text[i] = alphabet[rng() % alphabet.size()];
+      const std::size_t blocks = (n + 63) / 64;
+      for (std::size_t count = 1; count <= blocks; ++count) {
+        ByteClassMasks got[5];
+        for (ByteClassMasks& m : got) m.letter = m.other = 0xA5A5A5A5A5A5A5A5ull;  // poison
+        snaptok::simd::classify_blocks(text.get(), n, got, count);
+        for (std::size_t k = 0; k < count; ++k) {
+          ByteClassMasks want;
+          snaptok::simd::classify_block_scalar(text.get() + 64 * k, n - 64 * k, want);
+          INFO("n=" << n << " count=" << count << " block " << k);
+          CHECK(got[k] == want);
+        }
+      }
+    }
+  });
+  CHECK(targets_run >= 1);
+}
+
+TEST_CASE("scanners: ForwardBlocks gives each block's masks, forward and skipping") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += i % 3 ? "word, " : "\xe6\x97\xa5\xe6\x9c\xac ";
+  for (const std::size_t step : {1, 2, 3, 9}) {  // blocks visited: every one, every other, ...
+    snaptok::scanners::ForwardBlocks blocks(text);
+    for (std::size_t base = 0; base < text.size(); base += 64 * step) {
+      ByteClassMasks want;
+      snaptok::simd::classify_block_scalar(text.data() + base, text.size() - base, want);
+      INFO("step " << step << " base " << base);
+      CHECK(blocks.at(base) == want);
+    }
+  }
 }
 
 TEST_CASE("simd: find_byte_in equals the reference on every target") {

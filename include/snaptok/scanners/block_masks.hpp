@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::scanners {
@@ -36,6 +37,38 @@ enum ByteClassSet : unsigned {
   kBytesApostrophe = 32,  // '
   kBytesOther = 64,       // every other ASCII byte
   kBytesAscii = kBytesLetter | kBytesDigit | kBytesSpace | kBytesApostrophe | kBytesOther,
+};
+
+// The class masks of a text's 64-byte blocks for a scan that moves forward
+// block by block and may skip some: classified kGroupBlocks at a time, so
+// the kernel's dispatch is paid once per group.
+//   ForwardBlocks blocks(text);
+//   for (std::size_t base = 0; base < text.size(); base += 64) use(blocks.at(base));
+class ForwardBlocks {
+ public:
+  explicit ForwardBlocks(std::string_view text) noexcept : p_(text.data()), n_(text.size()) {}
+
+  // Returns the masks of the block at `base`: a multiple of 64 below the
+  // text size, not below the base of any earlier call.
+  SNAPTOK_ALWAYS_INLINE const simd::ByteClassMasks& at(std::size_t base) noexcept {
+    if (base - first_ >= count_ * simd::kBlockBytes) [[unlikely]] classify_from(base);
+    return group_[(base - first_) / simd::kBlockBytes];
+  }
+
+ private:
+  static constexpr std::size_t kGroupBlocks = 8;
+
+  void classify_from(std::size_t base) noexcept {
+    const std::size_t left = (n_ - base + simd::kBlockBytes - 1) / simd::kBlockBytes;
+    first_ = base;
+    count_ = left < kGroupBlocks ? left : kGroupBlocks;
+    simd::classify_blocks(p_ + base, n_ - base, group_, count_);
+  }
+  const char* p_;
+  std::size_t n_;
+  std::size_t first_ = 0;  // the first block group_ holds
+  std::size_t count_ = 0;  // and how many
+  simd::ByteClassMasks group_[kGroupBlocks];
 };
 
 // The class masks of one text, one 64-byte block at a time.

@@ -108,9 +108,9 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
   bool in_gap = false;    // whether cur starts a gap
   std::size_t given = 0;  // end of the last match given to fn
   std::size_t base = 0;
+  ForwardBlocks blocks(s);
   while (base < n) {
-    simd::ByteClassMasks m;
-    simd::classify_block(s.data() + base, n - base, m);
+    const simd::ByteClassMasks& m = blocks.at(base);
     std::uint64_t cuts, gaps;
     if (m.nonascii == 0 && block_cuts(base, m, cuts, gaps)) {
       if (cur >= base) {

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/scanners/block_masks.hpp"
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/simd/byte_classes.hpp"
@@ -118,8 +119,9 @@ struct Text {
         index(t.index.data()),
         masks(s) {}
 
-  // Returns the class bits of the code point at i and sets `len`.
-  std::uint8_t flags(std::size_t i, std::size_t& len) const noexcept {
+  // Returns the class bits of the code point at i and sets `len` (inlined:
+  // the walkers call it once per non-ASCII code point).
+  SNAPTOK_ALWAYS_INLINE std::uint8_t flags(std::size_t i, std::size_t& len) const noexcept {
     const unsigned char* p = b + i;
     if (p[0] < 0x80) {
       len = 1;
@@ -270,9 +272,9 @@ void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& matc
   const std::size_t n = s.size();
   std::size_t cur = 0;  // start of the match in progress
   std::size_t base = 0;
+  ForwardBlocks blocks(s);
   while (base < n) {
-    simd::ByteClassMasks m;
-    simd::classify_block(s.data() + base, n - base, m);
+    const simd::ByteClassMasks& m = blocks.at(base);
     std::uint64_t starts;
     if (m.nonascii == 0 && block_starts(base, m, starts)) {
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);

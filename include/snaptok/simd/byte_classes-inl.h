@@ -134,6 +134,17 @@ inline void classify_block(const char* HWY_RESTRICT p, std::size_t n,
 #endif
 }
 
+// Returns (in out[0..count)) the class masks of the blocks p[64k, 64k + 64)
+// of the n bytes at p, as classify_block(p + 64k, n - 64k, out[k]) would;
+// 64 * (count - 1) < n. One dispatched call for several blocks.
+inline void classify_blocks(const char* HWY_RESTRICT p, std::size_t n,
+                            ByteClassMasks* HWY_RESTRICT out, std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t at = k * kBlockBytes;
+    classify_block(p + at, n - at, out[k]);
+  }
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace snaptok::simd

@@ -208,4 +208,13 @@ inline void classify_block_portable(const char* p, std::size_t n,
   out.keep_first(n);
 }
 
+// classify_blocks (snaptok/simd/dispatch.hpp) in portable C++: the masks of
+// the blocks p[64k, 64k + 64) for k < count, 64 * (count - 1) < n.
+inline void classify_blocks_portable(const char* p, std::size_t n, ByteClassMasks* out,
+                                     std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k) {
+    classify_block_portable(p + k * kBlockBytes, n - k * kBlockBytes, out[k]);
+  }
+}
+
 }  // namespace snaptok::simd

@@ -104,6 +104,12 @@ inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
   classify_block_portable(p, n, out);
 }
 
+// See the Highway build below; without Highway this is
+// classify_blocks_portable.
+inline void classify_blocks(const char* p, std::size_t n, ByteClassMasks* out, std::size_t count) {
+  classify_blocks_portable(p, n, out, count);
+}
+
 // See the Highway build below; without Highway this is find_byte_in_scalar.
 inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& set) {
   return find_byte_in_scalar(p, n, set);
@@ -215,6 +221,18 @@ inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
   detail::ensure_configured();
   HWY_EXPORT(classify_block);
   HWY_DYNAMIC_DISPATCH(classify_block)(p, n, out);
+}
+
+// Returns (in out[0..count)) the masks of the blocks p[64k, 64k + 64) of the
+// n bytes at p, as classify_block(p + 64k, n - 64k, out[k]) does; requires
+// 64 * (count - 1) < n. One dispatch for several blocks (a scanner's loop
+// pays the dispatch once per group, not per block).
+//   ByteClassMasks m[2];
+//   classify_blocks(text.data(), text.size(), m, 2);  // text.size() > 64
+inline void classify_blocks(const char* p, std::size_t n, ByteClassMasks* out, std::size_t count) {
+  detail::ensure_configured();
+  HWY_EXPORT(classify_blocks);
+  HWY_DYNAMIC_DISPATCH(classify_blocks)(p, n, out, count);
 }
 
 // Returns the index of the first byte of p[0..n) in `set`, or n. Same
