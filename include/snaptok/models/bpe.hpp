@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -181,14 +182,14 @@ class BpeModel final : public VocabModel {
 
   /// Writes the ids of a piece given as raw bytes to out[0..), as tokenize()
   /// gives for its byte-level rewrite, and returns their count (at most
-  /// raw.size()). Requires byte_level_ready(). Pieces of up to
-  /// kStackMergeBytes merge on the stack by a linear scan for the lowest
-  /// (rank, position) pair; longer ones through the heap, never quadratic.
+  /// raw.size()). Requires byte_level_ready(). Short pieces merge on the
+  /// stack by a linear scan for the lowest (rank, position) pair; long
+  /// ones (see kChunkFromBytes) in chunks, never quadratic.
   std::size_t merge_raw(std::string_view raw, std::uint32_t* out) const {
     return merge_raw(raw, out, chunk_merger());
   }
 
-  /// merge_raw, where a piece longer than kStackMergeBytes is cut into
+  /// merge_raw, where a long piece is cut into
   /// chunks that merge apart (merge_raw_in_chunks) and `chunk_ids(chunk,
   /// out)` writes each chunk's ids, those of merge_raw_chunk(chunk, out)
   /// (a caller may remember them: chunks repeat where whole pieces do not).
@@ -202,7 +203,9 @@ class BpeModel final : public VocabModel {
       }
     }
     if (dropout_) return merge_raw_on_heap(raw, out);
-    if (raw.size() <= kStackMergeBytes) return merge_raw_on_stack(raw, out);
+    if (raw.size() <= kStackMergeBytes && !(raw.size() >= kChunkFromBytes && raw_tokens_->ready())) {
+      return merge_raw_on_stack(raw, out);
+    }
     return merge_raw_in_chunks(raw, out, chunk_ids);
   }
 
@@ -274,8 +277,14 @@ class BpeModel final : public VocabModel {
   /// Sets the byte budget of the general path's piece cache (0 disables it).
   void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
 
-  /// Pieces of up to this many bytes merge on the stack (merge_raw).
+  /// Pieces of up to this many bytes merge on the stack (merge_raw), longer
+  /// ones in chunks.
   static constexpr std::size_t kStackMergeBytes = 48;
+  /// Once the chunks' trie exists (built for the first piece over
+  /// kStackMergeBytes: 30-140 ms that short requests need not pay), pieces
+  /// of at least this many bytes merge in chunks too: a 40-byte piece of
+  /// CJK text costs the stack's quadratic scan 4x more than its chunks.
+  static constexpr std::size_t kChunkFromBytes = 16;
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
@@ -576,7 +585,11 @@ class BpeModel final : public VocabModel {
     const detail::DoubleArrayTrie& tokens = raw_tokens.trie;
     const auto* b = reinterpret_cast<const unsigned char*>(raw.data());
     const std::size_t n = raw.size();
-    auto merge_chunk = [&](std::size_t from, std::size_t to, std::uint32_t* at) {
+    auto merge_chunk = [&](std::size_t from, std::size_t to, std::uint32_t* at) -> std::size_t {
+      if (to - from == 1) {  // a byte no token goes on from: its own id (common in CJK text)
+        *at = raw_byte_ids_[b[from]];
+        return 1;
+      }
       return chunk_ids(std::string_view(raw.data() + from, to - from), at);
     };
     std::size_t written = 0;
@@ -603,6 +616,7 @@ class BpeModel final : public VocabModel {
   // the byte-level alphabet is never built by merges, and is left out).
   struct RawTokens {
     std::once_flag built;
+    std::atomic<bool> done{false};  // set once trie and pairs are built
     detail::DoubleArrayTrie trie;  // raw bytes -> token id
     std::array<std::uint64_t, 1024> pairs{};  // bit b0 << 8 | b1: a token starts with b0 b1
 
@@ -610,6 +624,7 @@ class BpeModel final : public VocabModel {
       const unsigned bit = unsigned{b0} << 8 | b1;
       return (pairs[bit >> 6] >> (bit & 63)) & 1;
     }
+    bool ready() const noexcept { return done.load(std::memory_order_acquire); }
     void add_pair(char b0, char b1) noexcept {
       const unsigned bit = unsigned{static_cast<unsigned char>(b0)} << 8 | static_cast<unsigned char>(b1);
       pairs[bit >> 6] |= std::uint64_t{1} << (bit & 63);
@@ -646,6 +661,7 @@ class BpeModel final : public VocabModel {
         keys.emplace_back(std::string_view(bytes).substr(start, end - start), ids[k]);
       }
       raw.trie.build(std::move(keys));
+      raw.done.store(true, std::memory_order_release);
     });
     return raw;
   }
