@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/unicode/pinned_classes.hpp"
 
@@ -81,7 +82,7 @@ inline const FlagTable& char_flags() {
 
 // Returns the code point of the multi-byte sequence at p[0] (valid UTF-8,
 // p[0] >= 0x80, inside the text) and sets `len` to its length in bytes.
-inline char32_t decode_multibyte(const unsigned char* p, std::size_t& len) noexcept {
+SNAPTOK_ALWAYS_INLINE char32_t decode_multibyte(const unsigned char* p, std::size_t& len) noexcept {
   const unsigned char c = p[0];
   if (c < 0xE0) {
     len = 2;
