@@ -195,6 +195,20 @@ TEST_CASE("errors name the JSON path") {
             .find("pre_tokenizer.behavior: unknown split behavior") != std::string::npos);
   CHECK(error_of(R"({"model":{"type":"BPE","vocab":{"a":0},"merges":["a b"]}})")
             .find("model.merges[0]: merge token \"b\" is not in the vocabulary") != std::string::npos);
+  // Merges are read from the raw JSON; each error still names its element.
+  const auto merges_error = [&](std::string_view merges) {
+    return error_of(R"({"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":)" + std::string(merges) + "}}");
+  };
+  CHECK(merges_error("5").find("model.merges: expected an array, got number") != std::string::npos);
+  CHECK(merges_error(R"([["a","b"],["a"]])").find("model.merges[1]: expected a pair of tokens") != std::string::npos);
+  CHECK(merges_error(R"([["a","b"],["a",3]])").find("model.merges[1][1]: expected a string, got number") !=
+        std::string::npos);
+  CHECK(merges_error(R"([["a","b"],"a b"])").find("model.merges[1]: expected a pair of tokens, got string") !=
+        std::string::npos);
+  CHECK(merges_error(R"(["#version: 0.2","a b","a x"])").find("model.merges[2]: merge token \"x\"") !=
+        std::string::npos);
+  CHECK(merges_error(R"(["a b","b a"])").find("model.merges[1]: merged token \"ba\" is not in the vocabulary") !=
+        std::string::npos);
   CHECK(error_of(R"({"model":{"type":"BPE","vocab":{"a":"zero"},"merges":[]}})")
             .find("model.vocab.a: expected a non-negative integer") != std::string::npos);
   CHECK(error_of(R"({"version":"2.0","model":{"type":"BPE","vocab":{},"merges":[]}})")

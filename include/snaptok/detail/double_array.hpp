@@ -36,8 +36,7 @@ class DoubleArrayTrie {
   /// Builds the trie of `keys` (key, value); a repeated key keeps the value of
   /// its last occurrence. Empty keys are ignored.
   void build(std::vector<std::pair<std::string_view, std::uint32_t>> keys) {
-    std::stable_sort(keys.begin(), keys.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    sort_keys(keys);
     // Keep the last of equal keys, packed in sorted order (the walk below
     // then reads them sequentially instead of chasing scattered strings).
     std::string packed;
@@ -132,6 +131,50 @@ class DoubleArrayTrie {
     next_free_ = {};
     prev_free_ = {};
     fails_ = {};
+  }
+
+  /// Sorts `keys` by key bytes, equal keys in their given order (as a
+  /// stable sort would): a radix sort on the keys' first 8 bytes, then a
+  /// comparison sort only within each run of keys that share them. A
+  /// 200,000-key vocabulary sorts several times faster than by memcmp.
+  static void sort_keys(std::vector<std::pair<std::string_view, std::uint32_t>>& keys) {
+    struct Entry {
+      std::uint64_t prefix;  // the first 8 bytes, big-endian, zero padded
+      std::uint32_t index;
+    };
+    std::vector<Entry> order(keys.size()), scratch(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::string_view key = keys[i].first;
+      std::uint64_t prefix = 0;
+      for (std::size_t b = 0; b < 8; ++b) {
+        prefix = prefix << 8 | (b < key.size() ? static_cast<unsigned char>(key[b]) : 0u);
+      }
+      order[i] = {prefix, static_cast<std::uint32_t>(i)};
+    }
+    // Least significant byte first; each pass is stable, so equal prefixes
+    // keep their index order.
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+      std::size_t count[257] = {};
+      for (const Entry& e : order) ++count[((e.prefix >> shift) & 0xFF) + 1];
+      if (count[((order.empty() ? 0 : order[0].prefix >> shift) & 0xFF) + 1] == order.size()) continue;
+      for (std::size_t d = 1; d < 257; ++d) count[d] += count[d - 1];
+      for (const Entry& e : order) scratch[count[(e.prefix >> shift) & 0xFF]++] = e;
+      order.swap(scratch);
+    }
+    for (std::size_t lo = 0; lo < order.size();) {
+      std::size_t hi = lo + 1;
+      while (hi < order.size() && order[hi].prefix == order[lo].prefix) ++hi;
+      if (hi - lo > 1) {
+        std::stable_sort(order.begin() + lo, order.begin() + hi, [&](const Entry& a, const Entry& b) {
+          return keys[a.index].first < keys[b.index].first;
+        });
+      }
+      lo = hi;
+    }
+    std::vector<std::pair<std::string_view, std::uint32_t>> sorted;
+    sorted.reserve(keys.size());
+    for (const Entry& e : order) sorted.push_back(keys[e.index]);
+    keys = std::move(sorted);
   }
 
   /// Views a trie stored in a .st image, after checking that every walk

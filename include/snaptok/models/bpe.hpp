@@ -312,40 +312,62 @@ class BpeModel final : public VocabModel {
   // accepted forms); in the string form "#version" lines are skipped and do
   // not count as ranks.
   void read_merges(const detail::Json& json) {
-    const auto merges = json.at("merges").array();
+    // The raw elements, not Json nodes: a node's path string cost more
+    // than the merge itself (o200k has 446,000 merges); a path is made
+    // only for an error.
+    const detail::Json merges = json.at("merges");
+    simdjson::dom::array arr;
+    if (merges.raw().get_array().get(arr) != simdjson::SUCCESS) {
+      merges.fail("expected an array, got " + merges.type_name());
+    }
     detail::U64MapBuilder builder;
-    builder.reserve(merges.size());
+    builder.reserve(arr.size());
     const std::size_t prefix_len = prefix_ ? prefix_->size() : 0;
-    const bool strings = !merges.empty() && merges.front().is_string();
+    const bool strings = arr.size() != 0 && arr.at(0).is_string();
     std::uint32_t rank = 0;
-    for (const detail::Json& m : merges) {
-      std::string a, b;
+    std::size_t index = 0;
+    std::string merged;
+    for (simdjson::dom::element item : arr) {
+      const std::size_t at = index++;
+      const auto node = [&] { return detail::Json(item, merges.path() + "[" + std::to_string(at) + "]"); };
+      std::string_view a, b;
       if (strings) {
-        if (!m.is_string()) m.fail("expected a string like the first merge, got " + m.type_name());
-        const std::string_view s = m.str();
+        std::string_view s;
+        if (item.get_string().get(s) != simdjson::SUCCESS) {
+          node().fail("expected a string like the first merge, got " + node().type_name());
+        }
         if (s.starts_with("#version")) continue;
         const std::size_t space = s.find(' ');
         if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos) {
-          m.fail("merge \"" + std::string(s) +
-                 "\" is not two tokens separated by one space");
+          node().fail("merge \"" + std::string(s) + "\" is not two tokens separated by one space");
         }
         a = s.substr(0, space);
         b = s.substr(space + 1);
       } else {
-        if (!m.is_array()) m.fail("expected a pair of tokens, got " + m.type_name());
-        const auto pair = m.array();
-        if (pair.size() != 2) m.fail("expected a pair of tokens");
-        a = pair[0].str();
-        b = pair[1].str();
+        simdjson::dom::array pair;
+        if (item.get_array().get(pair) != simdjson::SUCCESS) {
+          node().fail("expected a pair of tokens, got " + node().type_name());
+        }
+        if (pair.size() != 2) node().fail("expected a pair of tokens");
+        const auto part = [&](std::size_t k) {
+          std::string_view t;
+          if (pair.at(k).get_string().get(t) != simdjson::SUCCESS) {  // str() throws, naming it
+            detail::Json(pair.at(k).value(), node().path() + "[" + std::to_string(k) + "]").str();
+          }
+          return t;
+        };
+        a = part(0);
+        b = part(1);
       }
       const auto a_id = vocab_.find(a);
       const auto b_id = vocab_.find(b);
-      if (!a_id) m.fail("merge token \"" + a + "\" is not in the vocabulary");
-      if (!b_id) m.fail("merge token \"" + b + "\" is not in the vocabulary");
-      if (b.size() < prefix_len) m.fail("merge token \"" + b + "\" is shorter than the prefix");
-      const std::string merged = a + b.substr(prefix_len);
+      if (!a_id) node().fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
+      if (!b_id) node().fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
+      if (b.size() < prefix_len) node().fail("merge token \"" + std::string(b) + "\" is shorter than the prefix");
+      merged.assign(a);
+      merged.append(b.substr(prefix_len));
       const auto new_id = vocab_.find(merged);
-      if (!new_id) m.fail("merged token \"" + merged + "\" is not in the vocabulary");
+      if (!new_id) node().fail("merged token \"" + merged + "\" is not in the vocabulary");
       builder.put(pair_key(*a_id, *b_id), (std::uint64_t{rank} << 32) | *new_id);
       ++rank;
     }
