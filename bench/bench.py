@@ -10,6 +10,10 @@ Scenarios:
   single  140-byte requests encoded one at a time (MB/s and µs per request)
   large   one large document (8 MB by default), 1 thread and all threads
   load    tokenizer load time from tokenizer.json (ms)
+  fresh   (only when asked for) a batch of text the library has not seen:
+          the --fresh-mb after the batch's text, a new set per timed run,
+          each encoded once. A batch timed over and over measures how much of
+          it a library's cache keeps; a corpus does not repeat.
 
 Every library/thread setting runs in its own worker process, started with the
 thread environment set before any import (RAYON_NUM_THREADS,
@@ -63,9 +67,11 @@ LABEL = {
 }
 DIST = {"snaptok": "snaptok", "snaptok-st": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
         "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
-SCENARIOS = ["batch", "single", "large", "load"]
+SCENARIOS = ["batch", "single", "large", "load", "fresh"]
+# The scenarios a plain run measures ("fresh" needs more text: ask for it).
+DEFAULT_SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
-THREADED = {"batch", "large"}
+THREADED = {"batch", "large", "fresh"}
 
 DOC_BYTES = 8 * 1024
 REQUEST_BYTES = 140
@@ -237,9 +243,17 @@ def worker_main(args) -> int:
     adapter = ADAPTERS[args.worker](args.tokenizer, args.worker_threads, args.threads,
                                     args.special_tokens)
 
+    fresh_used = 0  # fresh document sets encoded so far (each only once)
+
     def run(scenario):
+        nonlocal fresh_used
         if scenario == "batch":
             return adapter.batch(data["docs"])
+        if scenario == "fresh":
+            if fresh_used == len(data["fresh"]):
+                raise ValueError("fresh: every document set was used")
+            fresh_used += 1
+            return adapter.batch(data["fresh"][fresh_used - 1])
         if scenario == "large":
             return adapter.large(data["large"])
         if scenario == "single":
@@ -294,7 +308,7 @@ def worker_main(args) -> int:
             elif op == "check":
                 scenario = cmd["scenario"]
                 result = run(scenario)
-                if scenario == "batch":
+                if scenario in ("batch", "fresh"):
                     digests = [_digest(x) for x in adapter.batch_ids(result)]
                 elif scenario == "large":
                     digests = [_digest(adapter.large_ids(result))]
@@ -316,6 +330,8 @@ def worker_main(args) -> int:
                         reply(ok=True, wall=wall, cpu=wall, iters=iters)
                         continue
                     c0, t0 = time.process_time(), time.perf_counter()
+                    if scenario == "fresh":  # one pass: a second would not be fresh
+                        min_time = 0.0
                     while True:
                         run(scenario)
                         iters += 1
@@ -435,7 +451,11 @@ def main(argv=None) -> int:
                    help="a timed run repeats its scenario for at least this many seconds (default 0.2)")
     p.add_argument("--threads", type=int, default=0, help="the 'all threads' setting (default: all available cores)")
     p.add_argument("--only", default=None, help=f"comma-separated libraries among {','.join(LIBS)}")
-    p.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated among " + ",".join(SCENARIOS))
+    p.add_argument("--scenarios", default=",".join(DEFAULT_SCENARIOS),
+                   help="comma-separated among " + ",".join(SCENARIOS) + " (default: all but fresh)")
+    p.add_argument("--fresh-mb", type=float, default=1.0,
+                   help="MB per document set of the fresh scenario (default 1): text after the batch's, "
+                   "one set for the warm-up and one per timed run, each encoded once")
     p.add_argument("--special-tokens", action="store_true",
                    help="encode with add_special_tokens=True (default False: raw encoding)")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown (README-ready)")
@@ -465,8 +485,18 @@ def main(argv=None) -> int:
         p.error(f"tokenizer {args.tokenizer} not found")
     corpus = args.corpus or default_corpus()
     large_mb = args.large_mb if args.large_mb is not None else args.mb
-    want = int(max(args.mb, large_mb, args.requests * REQUEST_BYTES / 1e6) * 1e6)
+    fresh_sets = args.repeat + 1 if "fresh" in scenarios else 0
+    want = int(max(args.mb + fresh_sets * args.fresh_mb, large_mb, args.requests * REQUEST_BYTES / 1e6) * 1e6)
     text, corpus_desc = read_corpus(corpus, want)
+    if fresh_sets and "repeated" in corpus_desc:
+        p.error(f"--scenarios fresh: the corpus has less than the {want / 1e6:.1f} MB it needs "
+                "(--mb + (--repeat + 1) x --fresh-mb): fresh text would repeat")
+    fresh = []
+    at = _cut_near(text, 0, int(args.mb * 1e6))
+    for _ in range(fresh_sets):
+        end = _cut_near(text, at, int(args.fresh_mb * 1e6))
+        fresh.append(split_documents(text[at:end], DOC_BYTES))
+        at = end
     docs = split_documents(text[: _cut_near(text, 0, int(args.mb * 1e6))], DOC_BYTES)
     requests = split_requests(text, REQUEST_BYTES, args.requests)
     large = text[: _cut_near(text, 0, int(large_mb * 1e6))].decode("utf-8")
@@ -475,6 +505,7 @@ def main(argv=None) -> int:
         "single": sum(len(r.encode("utf-8")) for r in requests),
         "large": len(large.encode("utf-8")),
         "load": 0,
+        "fresh": sum(len(d.encode("utf-8")) for d in fresh[1]) if len(fresh) > 1 else 0,
     }
     thread_settings = sorted({1, args.threads})
 
@@ -489,7 +520,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="snaptok-bench-") as tmp:
         data_path = Path(tmp) / "data.pkl"
         with open(data_path, "wb") as f:
-            pickle.dump({"docs": docs, "requests": requests, "large": large}, f,
+            pickle.dump({"docs": docs, "requests": requests, "large": large, "fresh": fresh}, f,
                         protocol=pickle.HIGHEST_PROTOCOL)
         workers = []
         try:
@@ -648,6 +679,7 @@ SCENARIO_TITLE = {
     "single": "single 140 B requests",
     "large": "one large document",
     "load": "tokenizer load",
+    "fresh": "batch of unseen text",
     "memory": "peak RSS",
 }
 
