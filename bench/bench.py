@@ -129,7 +129,8 @@ def read_corpus(corpus: Path, want_bytes: int) -> tuple[bytes, str]:
     """Returns (text, description): want_bytes of UTF-8 text, whole lines.
 
     A directory contributes an equal share of every *.txt file in it (sorted by
-    name); text shorter than want_bytes is repeated (and said so).
+    name; a file too short for its share gives all it has, the others make
+    up the rest); text shorter than want_bytes is repeated (and said so).
     """
     if corpus.is_dir():
         files = sorted(p for p in corpus.glob("*.txt") if p.is_file())
@@ -139,11 +140,18 @@ def read_corpus(corpus: Path, want_bytes: int) -> tuple[bytes, str]:
         files = [corpus]
     else:
         raise SystemExit(f"bench: corpus {corpus} does not exist")
-    share = -(-want_bytes // len(files))
+    contents = {f: f.read_bytes() for f in files}
+    for data in contents.values():
+        data.decode("utf-8")  # refuse invalid UTF-8 up front
+    # Equal shares; what a short file cannot give, the longer ones share.
+    shares, left = {}, want_bytes
+    for k, f in enumerate(sorted(files, key=lambda f: len(contents[f]))):
+        share = -(-left // (len(files) - k))
+        shares[f] = min(share, len(contents[f]))
+        left -= shares[f]
     parts = []
     for f in files:
-        data = f.read_bytes()
-        data.decode("utf-8")  # refuse invalid UTF-8 up front
+        data, share = contents[f], shares[f]
         end = _cut_near(data, 0, share) if len(data) > share else len(data)
         part = data[:end]
         if part and not part.endswith(b"\n"):
