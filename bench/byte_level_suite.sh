@@ -7,7 +7,8 @@
 #
 # Default: batch of ~8 KB documents and 140-byte requests on 1 thread, peak
 # RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads,
-# and GPT-2 and o200k a batch of Japanese (the fast libraries only).
+# and GPT-2 and o200k a batch of Japanese and batches of unseen English
+# and Japanese (the fresh scenario; the fast libraries only).
 # Environment: PYTHON (default .venv/bin/python), SHARED (default ../shared/data).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
