@@ -203,10 +203,9 @@ class BpeModel final : public VocabModel {
       }
     }
     if (dropout_) return merge_raw_on_heap(raw, out);
-    if (raw.size() <= kStackMergeBytes && !(raw.size() >= kChunkFromBytes && raw_tokens_->ready())) {
-      return merge_raw_on_stack(raw, out);
-    }
-    return merge_raw_in_chunks(raw, out, chunk_ids);
+    const bool in_chunks =
+        raw.size() > kStackMergeBytes || (raw.size() >= kChunkFromBytes && raw_tokens_->ready());
+    return in_chunks ? merge_raw_in_chunks(raw, out, chunk_ids) : merge_raw_on_stack(raw, out);
   }
 
   /// Writes the ids the merges build from the raw bytes of `chunk` to
