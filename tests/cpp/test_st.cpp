@@ -62,6 +62,15 @@ struct Case {
   std::string text;
 };
 
+// GPT-2 as a model that ignores merges (as o200k and Llama 3 do): its .st
+// file holds the bpe.short_tokens section.
+std::string gpt2_ignoring_merges() {
+  std::string json = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+  const std::size_t at = json.find("\"model\":{") + 9;
+  json.insert(at, "\"ignore_merges\":true,");
+  return json;
+}
+
 std::vector<Case> cases() {
   std::vector<Case> out;
   const std::string gpt2 = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
@@ -70,6 +79,7 @@ std::vector<Case> cases() {
       "Hello world! The quick brown fox, 1234 jumps; caf\xc3\xa9 na\xc3\xafve \xe6\x97\xa5\xe6\x9c\xac "
       "\xf0\x9f\x98\x80 <|endoftext|> end.";
   out.push_back({"gpt2 (byte-level BPE)", gpt2, text});
+  out.push_back({"gpt2, ignore_merges (byte-level BPE with its short-token map)", gpt2_ignoring_merges(), text});
   out.push_back({"t5 (Unigram, Precompiled)", t5, text + " </s>"});
   out.push_back({"WordPiece (BERT)", kWordPieceJson, "Hello WORLD! he\"llo wor ld"});
   out.push_back({"WordLevel", kWordLevelJson, "hello world ! unknown"});
@@ -220,6 +230,10 @@ TEST_CASE("st: the hashes that place table slots are frozen") {
   CHECK(snaptok::detail::hash_u64(0x0000002A0000000Bull) == 0xa72a53a524965771ull);
   CHECK(snaptok::detail::table_capacity(0) == 16);
   CHECK(snaptok::detail::table_capacity(50257) == 131072);
+  const auto key = snaptok::detail::ShortKey::of("hello world", 11, false);  // places ShortTokenMap keys
+  CHECK(key.lo == 0x6f77206f6c6c6568ull);
+  CHECK(key.hi == 0x0b00000000646c72ull);
+  CHECK(key.hash() == 0x40ef7e2792f3df1full);
   const std::string text = "The .st checksum runs over 64-byte blocks, then the tail.";
   CHECK(st::checksum(as_bytes(text)) == 0xecc912cde0d247abull);
   std::string blocks(200, '\0');  // three whole blocks and a tail
@@ -329,6 +343,48 @@ TEST_CASE("st: tables whose contents point outside are refused") {
     }
     CHECK(poke(unigram, st::SectionType::unigram_ends, 16 * t + 8, 0x7FFFFFF0u).find("unigram.ends") !=
           std::string::npos);
+  }
+}
+
+TEST_CASE("st: the short-token map of a model that ignores merges is stored, checked, or built") {
+  const std::string json = gpt2_ignoring_merges();
+  const std::string image = Tokenizer::from_json(json).to_st_bytes();
+  const std::size_t i = find_section(image, st::SectionType::bpe_short_tokens);
+  const std::string text = "Hello world! The tokenizer's merges are ignored for whole tokens, 1234 caf\xc3\xa9.";
+  const std::vector<std::uint32_t> want = Tokenizer::from_json(json).encode(text, false);
+  CHECK(Tokenizer::from_st_buffer(as_bytes(image)).encode(text, false) == want);
+  CHECK(Tokenizer::from_st_buffer(as_bytes(image)).encode_full(text, false).ids == want);
+  {  // a file without the section (an older writer's): the map is built at load
+    std::string old = image;
+    st::SectionEntry e = entry_of(old, i);
+    e.type = 40;  // unknown, still in order
+    set_entry(old, i, e);
+    fix_checksum(old);
+    CHECK(Tokenizer::from_st_buffer(as_bytes(old)).encode(text, false) == want);
+  }
+  const st::SectionEntry e = entry_of(image, i);
+  auto edited = [&](std::size_t byte_offset, std::uint64_t value) {
+    std::string bad = image;
+    std::memcpy(bad.data() + e.offset + byte_offset, &value, 8);
+    fix_checksum(bad);
+    return load_error(bad);
+  };
+  std::size_t two = 0;  // the first bucket that holds two keys
+  for (;; two += 64) {
+    std::uint64_t hi;
+    std::memcpy(&hi, image.data() + e.offset + two + 16 + 8, 8);
+    if (hi != 0) break;
+  }
+  CHECK(edited(two + 48, 0x7FFFFFF07FFFFFF0ull).find("bpe.short_tokens: a token id is past the vocabulary") !=
+        std::string::npos);
+  CHECK(edited(two + 8, 0).find("bpe.short_tokens: a bucket has a key after an empty way") != std::string::npos);
+  {  // every bucket full
+    std::string bad = image;
+    for (std::uint64_t at = e.offset; at < e.offset + e.length; at += 64) {
+      for (int w = 0; w < 3; ++w) bad[at + 16 * w + 15] = 1;  // a key's length byte
+    }
+    fix_checksum(bad);
+    CHECK(load_error(bad).find("bpe.short_tokens: every bucket is full") != std::string::npos);
   }
 }
 

@@ -27,6 +27,7 @@
 #include "snaptok/detail/hash.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/piece_cache.hpp"
+#include "snaptok/detail/short_token_map.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/error.hpp"
 #include "snaptok/models/model.hpp"
@@ -58,6 +59,11 @@ class BpeModel final : public VocabModel {
     read_vocab(json, image);
     if (image) {
       load_merges(*image);
+      if (image->has(st::SectionType::bpe_short_tokens)) {
+        short_tokens_ = detail::ShortTokenMap::view(
+            image->section<detail::ShortTokenMap::Bucket>(st::SectionType::bpe_short_tokens), *image,
+            vocab_.id_bound());
+      }
     } else {
       read_merges(json);
     }
@@ -145,19 +151,9 @@ class BpeModel final : public VocabModel {
   ///   std::string bytes;
   ///   if (model.append_token_bytes(ids, bytes) == ids.size()) { /* all done */ }
   std::size_t append_token_bytes(std::span<const std::uint32_t> ids, std::string& out) const {
-    const auto& table = detail::byte_level_table();
     for (std::size_t n = 0; n < ids.size(); ++n) {
       const std::optional<std::string_view> token = vocab_.token(ids[n]);
-      if (!token) return n;
-      const std::size_t mark = out.size();
-      for (std::size_t i = 0; i < token->size();) {
-        const int b = table.byte_of(detail::next_cp(*token, i));
-        if (b < 0) {
-          out.resize(mark);
-          return n;
-        }
-        out.push_back(static_cast<char>(b));
-      }
+      if (!token || !append_raw_bytes(*token, out)) return n;
     }
     return ids.size();
   }
@@ -253,6 +249,7 @@ class BpeModel final : public VocabModel {
   void save_tables(st::Writer& out) const override {
     vocab_.save(out);
     out.add(st::SectionType::bpe_merges, merges_.slots());
+    if (!short_tokens_.empty()) out.add(st::SectionType::bpe_short_tokens, short_tokens_.buckets());
   }
 
   /// The vocabulary and `"merges":[["a","b"],...]` in rank order.
@@ -517,6 +514,40 @@ class BpeModel final : public VocabModel {
     return id;
   }
 
+  // Appends the bytes of `token`'s byte-level chars to `out` and returns
+  // true; returns false, appending nothing, when a char is outside the
+  // byte-level alphabet.
+  static bool append_raw_bytes(std::string_view token, std::string& out) {
+    const auto& table = detail::byte_level_table();
+    const std::size_t mark = out.size();
+    for (std::size_t i = 0; i < token.size();) {
+      const int byte = table.byte_of(detail::next_cp(token, i));
+      if (byte < 0) {
+        out.resize(mark);
+        return false;
+      }
+      out.push_back(static_cast<char>(byte));
+    }
+    return true;
+  }
+
+  // The map of every token whose raw bytes are at most
+  // ShortTokenMap::kMaxBytes long (whole_raw_token's short pieces).
+  detail::ShortTokenMap short_token_map() const {
+    std::vector<std::pair<detail::ShortKey, std::uint32_t>> tokens;
+    tokens.reserve(vocab_.size());
+    std::string raw;
+    vocab_.for_each([&](std::string_view token, std::uint32_t id) {
+      raw.clear();
+      if (token.size() > 2 * detail::ShortTokenMap::kMaxBytes || !append_raw_bytes(token, raw) ||
+          raw.size() > detail::ShortTokenMap::kMaxBytes) {
+        return;
+      }
+      tokens.emplace_back(detail::ShortKey::of(raw.data(), raw.size(), false), id);
+    });
+    return detail::ShortTokenMap(tokens);
+  }
+
   void init_byte_level_path() {
     for (unsigned b = 0; b < 128; ++b) {
       const char c = static_cast<char>(b);
@@ -531,6 +562,7 @@ class BpeModel final : public VocabModel {
       if (!id) byte_level_ready_ = false;
       raw_byte_ids_[b] = id.value_or(kNoId);
     }
+    if (byte_level_ready_ && ignore_merges_ && short_tokens_.empty()) short_tokens_ = short_token_map();
     cache_.set_budget(detail::PieceCache::kDefaultBudget);
   }
 
@@ -539,6 +571,11 @@ class BpeModel final : public VocabModel {
   // anyway): it gives up at the first byte no token goes on with, where a
   // hash lookup would first rewrite and hash the whole piece.
   std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
+    if (raw.size() <= detail::ShortTokenMap::kMaxBytes) {
+      const std::uint32_t id = short_tokens_.find(detail::ShortKey::of(raw.data(), raw.size(), false));
+      if (id == detail::ShortTokenMap::kNone) return std::nullopt;
+      return id;
+    }
     if (raw.size() > kStackMergeBytes) {
       const std::uint32_t id = raw_token_table().trie.find(raw);
       if (id == detail::DoubleArrayTrie::kNone) return std::nullopt;
@@ -657,20 +694,12 @@ class BpeModel final : public VocabModel {
   const RawTokens& raw_token_table() const {
     RawTokens& raw = *raw_tokens_;
     std::call_once(raw.built, [&] {
-      const auto& table = detail::byte_level_table();
       std::string bytes;
       std::vector<std::pair<std::size_t, std::size_t>> spans;  // [start, end) in bytes
       std::vector<std::uint32_t> ids;
       vocab_.for_each([&](std::string_view token, std::uint32_t id) {
         const std::size_t start = bytes.size();
-        for (std::size_t i = 0; i < token.size();) {
-          const int byte = table.byte_of(detail::next_cp(token, i));
-          if (byte < 0) {
-            bytes.resize(start);
-            return;
-          }
-          bytes.push_back(static_cast<char>(byte));
-        }
+        if (!append_raw_bytes(token, bytes)) return;
         spans.emplace_back(start, bytes.size());
         ids.push_back(id);
         if (bytes.size() - start >= 2) raw.add_pair(bytes[start], bytes[start + 1]);
@@ -792,6 +821,7 @@ class BpeModel final : public VocabModel {
   bool byte_level_ready_ = false;
   std::uint64_t uid_ = 0;
   std::uint32_t ascii_ids_[128] = {};  // one-byte tokens' ids (merge_word's chars)
+  detail::ShortTokenMap short_tokens_;  // with ignore_merges: short raw pieces -> their token
   mutable detail::PieceCache cache_;  // general path: byte-level text -> tokens
   std::shared_ptr<RawTokens> raw_tokens_;  // raw_token_table(), shared by copies
 };

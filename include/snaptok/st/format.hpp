@@ -33,11 +33,16 @@
 //                   padding). Regexes are kept as patterns, compiled at load.
 //   vocab.*         detail::Vocab (bytes, entries, slots, ids)
 //   bpe.merges      detail::U64Map slots: (left, right) -> (rank, new id)
+//   bpe.short_tokens  detail::ShortTokenMap buckets: a byte-level BPE that
+//                   ignores merges, its tokens of 1..15 raw bytes -> id.
+//                   Optional: a file without it (an older writer's) builds
+//                   the map at load.
 //   unigram.*       UnigramModel (pieces, offsets, scores, trie cells and
 //                   values, end cells)
 // Hash slots are placed by detail::hash_bytes / detail::hash_u64 with
-// detail::table_capacity; those functions are frozen for this version: a
-// change to any of them needs a new kVersion.
+// detail::table_capacity, and ShortTokenMap buckets by detail::ShortKey's
+// key and hash; those functions are frozen for this version: a change to
+// any of them needs a new kVersion.
 //
 // Validation on load, in this order: size, magic, version, byte order, kind,
 // section table bounds, checksum; then the tables check their own contents
@@ -95,6 +100,7 @@ enum class SectionType : std::uint32_t {
   vocab_slots = 18,
   vocab_ids = 19,
   bpe_merges = 32,
+  bpe_short_tokens = 33,
   unigram_pieces = 48,
   unigram_offsets = 49,
   unigram_scores = 50,
@@ -112,6 +118,7 @@ inline std::string_view section_name(std::uint32_t type) noexcept {
     case SectionType::vocab_slots: return "vocab.slots";
     case SectionType::vocab_ids: return "vocab.ids";
     case SectionType::bpe_merges: return "bpe.merges";
+    case SectionType::bpe_short_tokens: return "bpe.short_tokens";
     case SectionType::unigram_pieces: return "unigram.pieces";
     case SectionType::unigram_offsets: return "unigram.offsets";
     case SectionType::unigram_scores: return "unigram.scores";
