@@ -135,6 +135,39 @@ TEST_CASE("ids_of encodes a piece once, and keeps pieces and chunks of the same 
   }
 }
 
+TEST_CASE("a short piece with more ids than a short entry holds is found in the long tier") {
+  // Its miss in the short tier asks the long tier only when the filter says
+  // a short piece with its hash went there since the tier was emptied.
+  PieceCache cache(PieceCache::kMinBytes);
+  int encoded = 0;
+  auto ids_of = [&](const std::string& piece, std::uint32_t first) {
+    std::uint32_t out[16] = {};
+    const std::size_t n = cache.ids_of(piece, KeySpace::kPiece, out, [&](std::uint32_t* at) {
+      ++encoded;
+      for (std::uint32_t k = 0; k < 5; ++k) at[k] = first + k;
+      return std::size_t{5};
+    });
+    return std::vector<std::uint32_t>(out, out + n);
+  };
+  const std::vector<std::uint32_t> first = {7, 8, 9, 10, 11};
+  CHECK(ids_of("abcdef", 7) == first);
+  CHECK(ids_of("abcdef", 70) == first);  // cached
+  CHECK(encoded == 1);
+  for (int i = 0; i < 300; ++i) {  // each found right after it was stored
+    const std::string piece = "p" + std::to_string(i);
+    const auto want = ids_of(piece, 100 * i);
+    CHECK(ids_of(piece, 1) == want);
+  }
+  CHECK(encoded == 301);
+  for (int i = 0; i < 4000; ++i) {  // the long tier fills and empties
+    const std::uint32_t ids[2] = {1, 2};
+    cache.store_long(std::string(100, 'x') + std::to_string(i), KeySpace::kPiece, ids, 2);
+  }
+  CHECK(ids_of("abcdef", 20) == std::vector<std::uint32_t>{20, 21, 22, 23, 24});  // encoded again
+  CHECK(ids_of("abcdef", 30) == std::vector<std::uint32_t>{20, 21, 22, 23, 24});
+  CHECK(encoded == 302);
+}
+
 TEST_CASE("workspaces claim from the budget; ended threads' caches wait for the next thread") {
   using snaptok::runtime::IdleCaches;
   auto budget = std::make_shared<CacheBudget>(3 * PieceCache::kMinBytes);

@@ -241,12 +241,18 @@ class PieceCache {
         return n;
       }
     }
-    if (const std::uint32_t* hit = find_long(piece, space, n)) {
-      std::memcpy(out, hit, n * sizeof(std::uint32_t));
-      return n;
+    if (!short_piece || long_tier_may_hold(h)) {
+      if (const std::uint32_t* hit = find_long(piece, space, n)) {
+        std::memcpy(out, hit, n * sizeof(std::uint32_t));
+        return n;
+      }
+    } else {
+      ++misses_;
     }
     n = encode(out);
-    if (!short_piece || !store_short(h, key, out, n)) store_long(piece, space, out, n);
+    if (short_piece && store_short(h, key, out, n)) return n;
+    store_long(piece, space, out, n);
+    if (short_piece) mark_in_long_tier(h);  // after: storing may have emptied the tier and the filter
     return n;
   }
 
@@ -275,6 +281,7 @@ class PieceCache {
     if (need > arena_.size() / 4) return;
     if (arena_used_ + need > arena_.size() || 2 * (long_count_ + 1) > long_mask_ + 1) {
       std::fill(long_slots_.get(), long_slots_.get() + long_mask_ + 1, LongSlot{});
+      short_in_long_.fill(0);
       arena_used_ = 0;
       long_count_ = 0;
     }
@@ -319,6 +326,20 @@ class PieceCache {
 
   std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
 
+  // A short piece goes to the long tier only when it has more ids than a
+  // short entry holds (rare), so a short piece's miss asks the long tier
+  // (a memory miss of its own) only when a filter bit says one with its
+  // hash went there since the tier was last emptied.
+  static constexpr unsigned kFilterBitsLog2 = 16;
+  bool long_tier_may_hold(std::uint64_t h) const noexcept {
+    const std::uint64_t bit = h >> (64 - kFilterBitsLog2);
+    return (short_in_long_[bit >> 6] >> (bit & 63)) & 1;
+  }
+  void mark_in_long_tier(std::uint64_t h) noexcept {
+    const std::uint64_t bit = h >> (64 - kFilterBitsLog2);
+    short_in_long_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  }
+
   static std::size_t words(std::size_t bytes) noexcept { return (bytes + 3) / 4; }
 
   // A long-tier slot's hash of `piece` in `space` (never 0: 0 marks an
@@ -362,6 +383,7 @@ class PieceCache {
   std::size_t long_count_ = 0;
   std::vector<std::uint32_t> arena_;
   std::size_t arena_used_ = 0;
+  std::array<std::uint64_t, (std::size_t{1} << kFilterBitsLog2) / 64> short_in_long_{};
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
 };
