@@ -514,21 +514,39 @@ class BpeModel final : public VocabModel {
     return id;
   }
 
+  // Writes the bytes of `token`'s byte-level chars to out[0..room) and
+  // returns their count; returns kNotRaw when a char is outside the
+  // byte-level alphabet (all of whose chars are below U+0800: one or two
+  // UTF-8 bytes) or the bytes do not fit.
+  static constexpr std::size_t kNotRaw = ~std::size_t{0};
+  static std::size_t raw_bytes(std::string_view token, char* out, std::size_t room) noexcept {
+    const auto& table = detail::byte_level_table();
+    const auto* s = reinterpret_cast<const unsigned char*>(token.data());
+    const std::size_t n = token.size();
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < n; ++written) {
+      char32_t cp = s[i++];
+      if (cp >= 0x80) {
+        if ((cp & 0xE0) != 0xC0 || i == n || (s[i] & 0xC0) != 0x80) return kNotRaw;
+        cp = (cp & 0x1F) << 6 | (s[i++] & 0x3F);
+        if (cp < 0x80) return kNotRaw;  // overlong
+      }
+      const int byte = table.byte_of(cp);
+      if (byte < 0 || written == room) return kNotRaw;
+      out[written] = static_cast<char>(byte);
+    }
+    return written;
+  }
+
   // Appends the bytes of `token`'s byte-level chars to `out` and returns
   // true; returns false, appending nothing, when a char is outside the
   // byte-level alphabet.
   static bool append_raw_bytes(std::string_view token, std::string& out) {
-    const auto& table = detail::byte_level_table();
     const std::size_t mark = out.size();
-    for (std::size_t i = 0; i < token.size();) {
-      const int byte = table.byte_of(detail::next_cp(token, i));
-      if (byte < 0) {
-        out.resize(mark);
-        return false;
-      }
-      out.push_back(static_cast<char>(byte));
-    }
-    return true;
+    out.resize(mark + token.size());  // a char is at least one byte
+    const std::size_t n = raw_bytes(token, out.data() + mark, token.size());
+    out.resize(n == kNotRaw ? mark : mark + n);
+    return n != kNotRaw;
   }
 
   // The map of every token whose raw bytes are at most
@@ -536,14 +554,10 @@ class BpeModel final : public VocabModel {
   detail::ShortTokenMap short_token_map() const {
     std::vector<std::pair<detail::ShortKey, std::uint32_t>> tokens;
     tokens.reserve(vocab_.size());
-    std::string raw;
     vocab_.for_each([&](std::string_view token, std::uint32_t id) {
-      raw.clear();
-      if (token.size() > 2 * detail::ShortTokenMap::kMaxBytes || !append_raw_bytes(token, raw) ||
-          raw.size() > detail::ShortTokenMap::kMaxBytes) {
-        return;
-      }
-      tokens.emplace_back(detail::ShortKey::of(raw.data(), raw.size(), false), id);
+      char raw[detail::ShortTokenMap::kMaxBytes];
+      const std::size_t n = raw_bytes(token, raw, sizeof raw);
+      if (n != kNotRaw && n != 0) tokens.emplace_back(detail::ShortKey::of(raw, n, false), id);
     });
     return detail::ShortTokenMap(tokens);
   }
