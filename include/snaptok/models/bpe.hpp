@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "snaptok/detail/byte_level_table.hpp"
 #include "snaptok/detail/double_array.hpp"
 #include "snaptok/detail/hash.hpp"
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/json.hpp"
 #include "snaptok/detail/piece_cache.hpp"
 #include "snaptok/detail/short_token_map.hpp"
@@ -225,7 +227,7 @@ class BpeModel final : public VocabModel {
     thread_local std::vector<Symbol> symbols;
     initial_symbols(piece, symbols);
     if (symbols.size() <= kStackMergeBytes && !dropout_) {
-      std::uint32_t sym[kStackMergeBytes];
+      std::uint32_t sym[kStackMergeBytes + kShiftStep];
       for (std::size_t i = 0; i < symbols.size(); ++i) sym[i] = symbols[i].id;
       return merge_on_stack(sym, symbols.size(), out);
     }
@@ -734,16 +736,30 @@ class BpeModel final : public VocabModel {
   // adjacent pair of lowest rank, leftmost on ties (what the heap in
   // merge_all pops first), in arrays on the stack.
   std::size_t merge_raw_on_stack(std::string_view raw, std::uint32_t* out) const {
-    std::uint32_t sym[kStackMergeBytes];
+    std::uint32_t sym[kStackMergeBytes + kShiftStep];
     for (std::size_t i = 0; i < raw.size(); ++i) sym[i] = raw_byte_ids_[static_cast<unsigned char>(raw[i])];
     return merge_on_stack(sym, raw.size(), out);
   }
 
-  // Merges the n <= kStackMergeBytes symbols sym[0..n) (no dropout) by a
-  // linear scan for the lowest (rank, position) pair each round, which is
-  // the order of HF's heap; writes the result to out and returns its size.
+  // Moves a[from + 1..to) down to a[from..to - 1), kShiftStep elements at a
+  // time (a is readable kShiftStep past `to`): a round of merge_on_stack
+  // moves a few elements, where a loop became a call to memmove.
+  static constexpr std::size_t kShiftStep = 8;
+  template <class T>
+  SNAPTOK_ALWAYS_INLINE static void shift_down(T* a, std::size_t from, std::size_t to) noexcept {
+    for (std::size_t i = from; i + 1 < to; i += kShiftStep) {
+      T step[kShiftStep];
+      std::memcpy(step, a + i + 1, sizeof step);
+      std::memcpy(a + i, step, sizeof step);
+    }
+  }
+
+  // Merges the n <= kStackMergeBytes symbols sym[0..n) (no dropout; sym has
+  // room for kShiftStep more) by a linear scan for the lowest (rank,
+  // position) pair each round, which is the order of HF's heap; writes the
+  // result to out and returns its size.
   std::size_t merge_on_stack(std::uint32_t* sym, std::size_t n, std::uint32_t* out) const {
-    std::uint64_t pair[kStackMergeBytes];  // merge of (sym[i], sym[i + 1])
+    std::uint64_t pair[kStackMergeBytes + kShiftStep];  // merge of (sym[i], sym[i + 1])
     // Lookups are memory bound: start all of a round's loads, then read.
     for (std::size_t i = 0; i + 1 < n; ++i) merges_.prefetch(pair_key(sym[i], sym[i + 1]));
     for (std::size_t i = 0; i + 1 < n; ++i) pair[i] = merge_of(sym[i], sym[i + 1]);
@@ -754,8 +770,8 @@ class BpeModel final : public VocabModel {
       }
       if (pair[best] == kNoMerge) break;
       sym[best] = static_cast<std::uint32_t>(pair[best]);
-      for (std::size_t i = best + 1; i + 1 < n; ++i) sym[i] = sym[i + 1];
-      for (std::size_t i = best + 1; i + 2 < n; ++i) pair[i] = pair[i + 1];
+      shift_down(sym, best + 1, n);
+      shift_down(pair, best + 1, n - 1);
       --n;
       const bool left = best > 0, right = best + 1 < n;
       if (left) merges_.prefetch(pair_key(sym[best - 1], sym[best]));
