@@ -582,10 +582,12 @@ class BpeModel final : public VocabModel {
     cache_.set_budget(detail::PieceCache::kDefaultBudget);
   }
 
-  // The vocabulary id of the whole raw piece's byte-level text, if any. A
-  // long piece asks the trie of raw tokens (which merge_raw_in_chunks needs
-  // anyway): it gives up at the first byte no token goes on with, where a
-  // hash lookup would first rewrite and hash the whole piece.
+  // The vocabulary id of the whole raw piece's byte-level text, if any
+  // (with ignore_merges). A short piece asks the short-token map (one cache
+  // line); a long one the trie of raw tokens (which merge_raw_in_chunks
+  // needs anyway): it gives up at the first byte no token goes on with,
+  // where a hash lookup would first rewrite and hash the whole piece; the
+  // ones between, the vocabulary.
   std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
     if (raw.size() <= detail::ShortTokenMap::kMaxBytes) {
       const std::uint32_t id = short_tokens_.find(detail::ShortKey::of(raw.data(), raw.size(), false));
