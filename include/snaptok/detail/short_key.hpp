@@ -23,6 +23,8 @@ enum class KeySpace : std::uint8_t { kPiece = 0, kChunk = 1 };
 /// A short piece (1..15 bytes) as a 128-bit key: the bytes, zero padded, with
 /// the length in the top byte of `hi` (and the key space in its bit 6).
 struct ShortKey {
+  static constexpr std::size_t kMaxBytes = 15;
+
   std::uint64_t lo;
   std::uint64_t hi;
 

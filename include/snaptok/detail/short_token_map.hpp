@@ -25,7 +25,7 @@ namespace snaptok::detail {
 class ShortTokenMap {
  public:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  static constexpr std::size_t kMaxBytes = 15;
+  static constexpr std::size_t kMaxBytes = ShortKey::kMaxBytes;
 
   // Three keys and their ids to a cache line.
   static constexpr std::size_t kWays = 3;
@@ -43,11 +43,11 @@ class ShortTokenMap {
   explicit ShortTokenMap(std::span<const std::pair<ShortKey, std::uint32_t>> tokens) {
     // Buckets half full: a probe nearly always ends in the bucket it starts
     // in (at three quarters, lookups read 2.3 lines on average).
-    count_ = std::max<std::size_t>(1, (tokens.size() * 2 + 2) / 3);
-    auto buckets = runtime::make_huge_array<Bucket>(count_);
-    std::fill(buckets.get(), buckets.get() + count_, Bucket{});
+    const std::size_t count = std::max<std::size_t>(1, (tokens.size() * 2 + 2) / 3);
+    auto buckets = runtime::make_huge_array<Bucket>(count);
+    std::fill(buckets.get(), buckets.get() + count, Bucket{});
     for (const auto& [key, id] : tokens) {
-      for (std::size_t b = bucket_of(key);; b = next(b)) {
+      for (std::size_t b = bucket_of(key, count);; b = next(b, count)) {
         Bucket& bucket = buckets[b];
         std::size_t w = 0;
         while (w < kWays && bucket.keys[w].hi != 0) ++w;
@@ -58,7 +58,7 @@ class ShortTokenMap {
       }
     }
     const Bucket* data = buckets.get();
-    buckets_ = Flat<Bucket>(data, count_, std::make_shared<runtime::HugeArray<Bucket>>(std::move(buckets)));
+    buckets_ = Flat<Bucket>(data, count, std::make_shared<runtime::HugeArray<Bucket>>(std::move(buckets)));
   }
 
   /// Views the buckets of a .st section after checking that each fills its
@@ -82,7 +82,6 @@ class ShortTokenMap {
     if (bad_id) image.fail(what + "a token id is past the vocabulary");
     if (!room) image.fail(what + "every bucket is full, so a probe would never end");
     ShortTokenMap m;
-    m.count_ = buckets.size();
     m.buckets_ = std::move(buckets);
     return m;
   }
@@ -94,7 +93,8 @@ class ShortTokenMap {
   /// Returns the id of the piece whose key is `key`, or kNone.
   std::uint32_t find(const ShortKey& key) const noexcept {
     if (buckets_.empty()) return kNone;
-    for (std::size_t b = bucket_of(key);; b = next(b)) {
+    const std::size_t count = buckets_.size();
+    for (std::size_t b = bucket_of(key, count);; b = next(b, count)) {
       const Bucket& bucket = buckets_[b];
       for (std::size_t w = 0; w < kWays; ++w) {
         if (((bucket.keys[w].lo ^ key.lo) | (bucket.keys[w].hi ^ key.hi)) == 0) return bucket.ids[w];
@@ -108,13 +108,12 @@ class ShortTokenMap {
  private:
   // The bucket a key's probe starts in: the hash's high bits scaled to the
   // bucket count (which need not be a power of two).
-  std::size_t bucket_of(const ShortKey& key) const noexcept {
-    return static_cast<std::size_t>(((key.hash() >> 32) * count_) >> 32);
+  static std::size_t bucket_of(const ShortKey& key, std::size_t count) noexcept {
+    return static_cast<std::size_t>(((key.hash() >> 32) * count) >> 32);
   }
-  std::size_t next(std::size_t b) const noexcept { return b + 1 == count_ ? 0 : b + 1; }
+  static std::size_t next(std::size_t b, std::size_t count) noexcept { return b + 1 == count ? 0 : b + 1; }
 
   Flat<Bucket> buckets_;
-  std::size_t count_ = 0;
 };
 
 }  // namespace snaptok::detail

@@ -112,7 +112,7 @@ class PieceCache {
   };
   static_assert(sizeof(ShortSet) == 128);
  public:
-  static constexpr std::size_t kShortMaxBytes = 15;
+  static constexpr std::size_t kShortMaxBytes = ShortKey::kMaxBytes;
   /// A short hit's ids may be read as this many words (the ids, then their
   /// count): one 16-byte copy, whatever the count.
   static constexpr std::size_t kShortCopyWords = kShortMaxIds + 1;
