@@ -5,7 +5,7 @@ tokens, normalizers, pre-tokenizers, post-processors, decoders, padding and
 truncation. Run: .venv/bin/python fuzz/make_seeds.py
 
 Each seed also picks an encode path the fuzz targets compare with the general
-stages: byte-level BPE (with the GPT-2 and the cl100k scanner), SentencePiece
+stages: byte-level BPE (with the GPT-2 and the cl100k scanner, and DeepSeek V3's chain), SentencePiece
 BPE, whitespace words (WordPiece, Unigram) and none (WordLevel).
 """
 
@@ -47,6 +47,27 @@ def bpe_cl100k() -> Tokenizer:
     tok.post_processor = processors.TemplateProcessing(
         single="<|begin_of_text|> $A", pair="<|begin_of_text|> $A <|begin_of_text|>:1 $B:1",
         special_tokens=[("<|begin_of_text|>", tok.token_to_id("<|begin_of_text|>"))])
+    return tok
+
+
+# DeepSeek V3's chain of three Splits: the fused path runs them as one scanner.
+DEEPSEEK = [r"\p{N}{1,3}", "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+",
+            "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+|"
+            " ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"]
+
+
+def bpe_deepseek() -> Tokenizer:
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [pre_tokenizers.Split(Regex(p), behavior="isolated") for p in DEEPSEEK]
+        + [pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.decoder = decoders.ByteLevel()
+    # Lines with runs of spaces, so that tokens span them and a wrong cut
+    # between two spaces shows in the ids.
+    spaced = ["  ".join(line.split(" ")) + "   \n\n  " for line in TEXT[:40]]
+    tok.train_from_iterator(TEXT + spaced, trainers.BpeTrainer(
+        vocab_size=1000, special_tokens=["<\uff5cbegin\u2581of\u2581sentence\uff5c>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
     return tok
 
 
@@ -108,7 +129,7 @@ def wordlevel() -> Tokenizer:
 
 if __name__ == "__main__":
     SEEDS.mkdir(exist_ok=True)
-    for make in (bpe_byte_level, bpe_cl100k, bpe_sentencepiece, wordpiece_bert, unigram_metaspace, wordlevel):
+    for make in (bpe_byte_level, bpe_cl100k, bpe_deepseek, bpe_sentencepiece, wordpiece_bert, unigram_metaspace, wordlevel):
         path = SEEDS / (make.__name__.replace("_", "-") + ".json")
         make().save(str(path))
         print(path)

@@ -547,6 +547,46 @@ TEST_CASE("cut points: every pattern splits the same in the parts as in the whol
   }
 }
 
+namespace {
+
+// Returns the matches of DeepSeek V3's pre-tokenizer, three Split(Isolated)
+// stages on Oniguruma, each on the gaps the ones before it leave.
+Matches deepseek_chain_on_oniguruma(std::string_view text) {
+  namespace sc = snaptok::scanners;
+  static const snaptok::detail::Regex stages[] = {
+      snaptok::detail::Regex(sc::kDeepSeekDigitsPattern, "test", false),
+      snaptok::detail::Regex(sc::kDeepSeekCjkPattern, "test", false),
+      snaptok::detail::Regex(sc::kDeepSeekPattern, "test", false)};
+  Matches out;
+  auto split = [&](auto& self, std::size_t stage, std::size_t from, std::size_t to) -> void {
+    if (stage == std::size(stages) || from == to) return;
+    for (const auto& m : stages[stage].find_matches(text.substr(from, to - from))) {
+      if (m.is_match) {
+        out.emplace_back(from + m.start, from + m.end);
+      } else {
+        self(self, stage + 1, from + m.start, from + m.end);
+      }
+    }
+  };
+  split(split, 0, 0, text.size());
+  return out;
+}
+
+void check_deepseek_chain(std::string_view text, const std::string& what) {
+  Matches got;
+  snaptok::scanners::scan_deepseek_chain(text, [&](std::size_t s, std::size_t e) { got.emplace_back(s, e); });
+  const Matches want = deepseek_chain_on_oniguruma(text);
+  if (got != want) {
+    std::size_t i = 0;
+    while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+    const std::size_t at = i < want.size() ? want[i].first : (i < got.size() ? got[i].first : 0);
+    FAIL_CHECK(what << ": the chain scanner and Oniguruma's three Splits differ at match " << i << ", byte "
+                    << at << ": \"" << std::string(text.substr(at > 8 ? at - 8 : 0, 24)) << "\"");
+  }
+}
+
+}  // namespace
+
 #ifndef SNAPTOK_NO_HIGHWAY
 TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
   const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
@@ -570,10 +610,49 @@ TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
         check_same(p.pattern, text, name + " " + std::string(p.name) + " random text #" + std::to_string(i));
       }
     }
+    check_deepseek_chain(sample, name + " DeepSeek chain sample");
+    std::mt19937 rng(78);
+    for (int i = 0; i < 600; ++i) {
+      const std::string text =
+          i % 2 == 0 ? random_run_text(rng, 1 + (i * 13) % 300) : random_family_text(rng, 1 + i % 150);
+      check_deepseek_chain(text, name + " DeepSeek chain random text #" + std::to_string(i));
+    }
   }
   hwy::SetSupportedTargetsForTest(0);
 }
 #endif
+
+TEST_CASE("DeepSeek chain scanner equals the three Splits on Oniguruma") {
+  for (const auto& f : real_text_files()) {
+    const std::string text = read_file(f);
+    if (text.empty() || snaptok::detail::find_invalid_utf8(text) != std::string::npos) continue;
+    check_deepseek_chain(text, f.string());
+  }
+  check_deepseek_chain(every_code_point_text(), "code points");
+  std::mt19937 rng(31);
+  for (int i = 0; i < 6000; ++i) {
+    const std::string text = i % 4 == 0   ? random_text(rng, 1 + i % 61)
+                             : i % 4 == 1 ? random_ascii_text(rng, 1 + (i * 7) % 300)
+                             : i % 4 == 2 ? random_run_text(rng, 1 + (i * 37) % 400)
+                                          : random_family_text(rng, 1 + i % 97);
+    check_deepseek_chain(text, "random text #" + std::to_string(i));
+  }
+  // Digits and CJK chars next to every edge of a 64-byte block.
+  const std::string edges[] = {"1", "12345", "\xC2\xB2", "\xD9\xA3" "7", "\xE4\xB8\xAD", "\xE3\x81\x82\xE4\xB8\xAD"};
+  const std::string around[] = {" ", "  ", "\n ", "a", "!", "!a", " !", "\x01", "'s", "\r\n"};
+  for (std::size_t pad = 56; pad < 72; ++pad) {
+    for (const std::string& e : edges) {
+      for (const std::string& a : around) {
+        for (const std::string& b : around) {
+          const std::string text = std::string(pad, 'x') + a + e + b + "y z";
+          check_deepseek_chain(text, "pad " + std::to_string(pad) + " " + a + e + b);
+          check_deepseek_chain(std::string(pad - 50, ' ') + text,
+                               "spaces, pad " + std::to_string(pad) + " " + a + e + b);
+        }
+      }
+    }
+  }
+}
 
 // Found by fuzz/targets/scanners.hpp: in cl100k, "💻'tx" with the apostrophe
 // first in a 64-byte block split "tx" in two, as if the apostrophe began a

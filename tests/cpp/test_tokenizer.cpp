@@ -9,6 +9,8 @@
 #include <snaptok/pipeline.hpp>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -160,6 +162,58 @@ TEST_CASE("byte-level BPE with ignore_merges: a chunk of a long piece is not tak
     CHECK(tok.encode(text, false) == want);
     CHECK(tok.encode(text, false) == want);
     CHECK(tok.encode_full(text, false).ids == want);
+  }
+}
+
+TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, give the general path's ids") {
+  // GPT-2's vocabulary behind DeepSeek V3's pre-tokenizer: digit groups, CJK
+  // runs, then its word pattern, each Split on the gaps of the ones before.
+  // Tokens for runs of spaces make the cuts between spaces show in the ids.
+  std::ifstream in(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json", std::ios::binary);
+  std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto insert_after = [&](std::string_view key, std::string_view what) {
+    const std::size_t k = json.find(key);
+    REQUIRE(k != std::string::npos);
+    json.insert(k + key.size(), what);
+  };
+  insert_after(R"("vocab":{)",
+               "\"\xC4\xA0\xC4\xA0\":50257,\"\xC4\xA0\xC4\xA0\xC4\xA0\xC4\xA0\":50258,");
+  insert_after(R"("merges":[)", "\"\xC4\xA0 \xC4\xA0\",\"\xC4\xA0\xC4\xA0 \xC4\xA0\xC4\xA0\",");
+  const std::string old_pre =
+      R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true})";
+  const std::size_t at = json.find(old_pre);
+  REQUIRE(at != std::string::npos);
+  auto split = [](std::string_view pattern) {
+    return R"({"type":"Split","pattern":{"Regex":)" + snaptok::detail::json_quote(pattern) +
+           R"(},"behavior":"Isolated","invert":false},)";
+  };
+  json.replace(at, old_pre.size(),
+               R"("pre_tokenizer":{"type":"Sequence","pretokenizers":[)" +
+                   split(snaptok::scanners::kDeepSeekDigitsPattern) + split(snaptok::scanners::kDeepSeekCjkPattern) +
+                   split(snaptok::scanners::kDeepSeekPattern) +
+                   R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})");
+  const snaptok::Pipeline tok = snaptok::Pipeline::from_json(json);
+  std::vector<std::string> texts = {
+      "In 2024, 12345 people  9 x\n\n  7\t8 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE 42\xE6\x96\x87 "
+      "\xC2\xB2\xC2\xB3\xD9\xA3 don't!x \xE3\x80\x82\xEF\xBC\x81 end   ",
+  };
+  std::uint32_t seed = 11;
+  const std::string parts[] = {"a",  "Word", " ",  "  ",  "\n", "\r\n", "1", "2024", "!", "!a", "'s", "\x01",
+                               "\xE6\x97\xA5", "\xE3\x81\x82", "\xE3\x80\x82", "\xC2\xB2", "\xC3\xA9",
+                               "\xF0\x9F\x98\x80"};
+  constexpr std::size_t kAsciiParts = 12;  // the first 12: all-ASCII blocks go through the block algebra
+  for (int i = 0; i < 400; ++i) {
+    std::string t;
+    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 300;
+    const std::size_t kinds = i % 2 == 0 ? kAsciiParts : std::size(parts);
+    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    INFO(t);
+    const std::vector<std::uint32_t> general = tok.encode_full(t, false).ids;
+    CHECK(tok.encode(t, false) == general);
+    CHECK(tok.encode(t, false) == general);  // warm
   }
 }
 

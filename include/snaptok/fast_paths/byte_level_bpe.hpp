@@ -25,6 +25,7 @@
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 #include "snaptok/scanners/cut_points.hpp"
+#include "snaptok/scanners/deepseek.hpp"
 
 namespace snaptok {
 
@@ -60,6 +61,12 @@ class ByteLevelBpePath {
       cuts = cuts || scanners::cuts_at_cut_points(kind);
     }
     path->cut_points_exact_ = scanners_only && cuts;
+    const std::vector<scanners::ScannerKind> deepseek = {scanners::ScannerKind::kDeepSeekDigits,
+                                                         scanners::ScannerKind::kDeepSeekCjk,
+                                                         scanners::ScannerKind::kDeepSeek};
+    std::vector<scanners::ScannerKind> kinds;
+    for (const SplitPreTokenizer* split : path->splits_) kinds.push_back(split->regex().scanner());
+    path->deepseek_chain_ = scanners_only && path->plain_byte_level_ && kinds == deepseek;
     return path;
   }
 
@@ -80,7 +87,13 @@ class ByteLevelBpePath {
     if (!bpe_.deterministic()) cache = nullptr;
     const Merger merger{bpe_, cache};
     Pieces out(merger, ids, cache, text.data() + text.size());
-    run_split(0, text, out);
+    if (deepseek_chain_) {
+      IsolatedPieces<Pieces> sink{out, text};
+      scanners::scan_deepseek_chain(text, sink);
+      sink.finish();
+    } else {
+      run_split(0, text, out);
+    }
     out.finish();
   }
 
@@ -205,6 +218,8 @@ class ByteLevelBpePath {
   // ByteLevel adds no space and cuts nothing: it only maps bytes.
   bool plain_byte_level_ = false;
   bool cut_points_exact_ = false;
+  // The Splits are DeepSeek V3's three, run as one (scan_deepseek_chain).
+  bool deepseek_chain_ = false;
   std::vector<const SplitPreTokenizer*> splits_;
 };
 

@@ -8,6 +8,8 @@
 // where ␍ and ␊ stand for the literal CR and LF characters the JSON holds.
 // Unlike the cl100k family these leave gaps: text no alternative matches is
 // skipped one code point at a time, as Oniguruma's search does.
+// scan_deepseek_chain runs the three as DeepSeek's pre-tokenizer chains them,
+// in one pass.
 #pragma once
 
 #include <bit>
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/scanners/block_masks.hpp"
 #include "snaptok/scanners/char_class.hpp"
@@ -31,6 +34,17 @@ inline constexpr std::string_view kDeepSeekPattern =
     "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|"
     "[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|"
     "\\s*[\r\n]+|\\s+(?!\\S)|\\s+";
+
+// Returns the end of the match of \p{N}{1,3} whose first code point ends at
+// e: up to two more \p{N} code points.
+inline std::size_t deepseek_digits_end(const split_detail::Text& x, std::size_t e) noexcept {
+  for (int k = 1; k < 3 && e < x.n; ++k) {
+    std::size_t len;
+    if (!(x.flags(e, len) & kFlagN)) break;
+    e += len;
+  }
+  return e;
+}
 
 /// Calls fn(start, end) for each successive match of \p{N}{1,3}.
 template <class Fn>
@@ -49,12 +63,7 @@ void scan_deepseek_digits(std::string_view s, Fn&& fn) {
       i += len;
       continue;
     }
-    std::size_t e = i + len;
-    for (int k = 1; k < 3 && e < x.n; ++k) {
-      std::size_t len2;
-      if (!(x.flags(e, len2) & kFlagN)) break;
-      e += len2;
-    }
+    const std::size_t e = deepseek_digits_end(x, i + len);
     fn(i, e);
     i = e;
   }
@@ -66,6 +75,13 @@ inline bool deepseek_cjk_at(const unsigned char* p) noexcept {
   if ((p[0] & 0xF0) != 0xE0) return false;
   const char32_t cp = (char32_t(p[0] & 0x0F) << 12) | (char32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
   return (cp >= 0x4E00 && cp <= 0x9FA5) || (cp >= 0x3040 && cp <= 0x30FF);
+}
+
+// Returns the end of the run of the chars deepseek_cjk_at takes from e in
+// the n bytes at b.
+inline std::size_t deepseek_cjk_end(const unsigned char* b, std::size_t n, std::size_t e) noexcept {
+  while (e + 2 < n && deepseek_cjk_at(b + e)) e += 3;
+  return e;
 }
 
 /// Calls fn(start, end) for each successive match of [一-龥぀-ゟ゠-ヿ]+.
@@ -83,8 +99,7 @@ void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
       i += detail::utf8_len(b[i]);
       continue;
     }
-    std::size_t e = i + 3;
-    while (e < n && deepseek_cjk_at(b + e)) e += 3;
+    const std::size_t e = deepseek_cjk_end(b, n, i + 3);
     fn(i, e);
     i = e;
   }
@@ -207,10 +222,17 @@ inline std::size_t deepseek_match_end(split_detail::Text& x, std::size_t i) noex
 //    elsewhere;
 //  - one punctuation char at a match start (not after a ' ') prefixes a word
 //    after it.
+// With `Chain`, for the whole pre-tokenizer chain (scan_deepseek_chain):
+// digits are groups of three, matches of their own, and the text on each
+// side of a group ends there as the text's ends do.
 // Returns false where the masks lack context: non-ASCII after the block,
-// runs of spaces across its edges, CR/LF at its start after punctuation.
-inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, const simd::ByteClassMasks& m,
-                                std::uint64_t& cuts, std::uint64_t& gaps) noexcept {
+// runs of spaces across its edges, CR/LF at its start after punctuation; in
+// a chain, digits at its start after a digit or a non-ASCII char (a group
+// may have begun there).
+template <bool Chain = false>
+SNAPTOK_ALWAYS_INLINE bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base,
+                                               const simd::ByteClassMasks& m, std::uint64_t& cuts,
+                                               std::uint64_t& gaps) noexcept {
   namespace cls = simd::detail;
   const split_detail::AsciiBlock k(x, base, m);
   // A non-ASCII byte before the block counts as none of the classes: the
@@ -222,9 +244,10 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
   if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
   if (before_punct && (m.newline & 1)) return false;
   if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
+  if (Chain && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) return false;
 
   const std::uint64_t control = m.control & ~m.space;
-  const std::uint64_t unclassed = m.digit | control;
+  const std::uint64_t unclassed = (Chain ? 0 : m.digit) | control;
   const std::uint64_t punct = (m.apostrophe | m.other) & ~control;
   const std::uint64_t prev_punct = (punct << 1) | std::uint64_t{before_punct};
   const std::uint64_t next_punct = (punct >> 1) | (std::uint64_t{after_punct} << 63);
@@ -232,9 +255,13 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
   const std::uint64_t absorbed = m.newline & ~(m.newline + (m.newline & (punct << 1)));
   const std::uint64_t space = m.space & ~absorbed;
   const std::uint64_t same = (m.letter & k.shifted_in(m.letter, cls::kClassLetter)) | (punct & prev_punct) |
-                             (space & (space << 1));
+                             (space & (space << 1)) | (Chain ? m.digit & (m.digit << 1) : 0);
   cuts = (~same & ~absorbed & k.valid) | split_detail::after_last_newline(space, m.newline);
-  const std::uint64_t next_space = k.shifted_out(m.space, cls::kClassSpace, true);
+  if constexpr (Chain) cuts |= split_detail::later_digit_groups(m.digit, 3);
+  // Spaces before the text's end, or before a digit in a chain, are no
+  // last space: \s+(?!\S) takes them all.
+  const std::uint64_t next_space = Chain ? k.shifted_out(m.space | m.digit, cls::kClassSpace | cls::kClassDigit, true)
+                                         : k.shifted_out(m.space, cls::kClassSpace, true);
   const std::uint64_t next_letter = k.shifted_out(m.letter, cls::kClassLetter, false);
   const std::uint64_t last_space = space & ~next_space & ~m.newline;
   cuts |= last_space & ((space & ~m.newline) << 1);
@@ -249,7 +276,8 @@ inline bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base, c
     if (before_punct) {
       prefix_before = base == 1 || (x.b[base - 2] != ' ' && !(x.blocks[x.b[base - 2]] & kFlagPS));
     } else {
-      prefix_before = !(x.blocks[before] & kFlagL) && before != '\r' && before != '\n';
+      prefix_before = !(x.blocks[before] & kFlagL) && before != '\r' && before != '\n' &&
+                      !(Chain && static_cast<unsigned char>(before - '0') < 10);
     }
   } else if (base > 0 && x.b[base - 1] == ' ' && (punct & 1) != 0) {
     prefix_before = true;
@@ -273,6 +301,55 @@ void scan_deepseek(std::string_view s, Fn&& fn) {
         return deepseek_block_cuts(x, base, m, cuts, gaps);
       },
       [&](std::size_t i) { return deepseek_match_end(x, i); }, fn);
+}
+
+// Returns the first position at or after i where a \p{N} or a
+// deepseek_cjk_at char starts, or size().
+inline std::size_t deepseek_chain_edge(const split_detail::Text& x, std::size_t i) noexcept {
+  while (i < x.n) {
+    if (x.b[i] < 0x80) {
+      if (static_cast<unsigned char>(x.b[i] - '0') < 10) return i;
+      i += 1 + simd::find_nonascii_or_in(reinterpret_cast<const char*>(x.b) + i + 1, x.n - i - 1, {'0', 10});
+      continue;
+    }
+    std::size_t len;
+    if ((x.flags(i, len) & kFlagN) || deepseek_cjk_at(x.b + i)) return i;
+    i += len;
+  }
+  return x.n;
+}
+
+/// Calls fn(start, end) for each successive match of DeepSeek V3's
+/// pre-tokenizer chain, Split(Isolated) by kDeepSeekDigitsPattern, then by
+/// kDeepSeekCjkPattern, then by kDeepSeekPattern, in one pass: the matches
+/// of all three, in order, so that the gaps between them are the chain's
+/// other pieces. The digit groups and CJK runs cut the text that the last
+/// pattern sees, e.g. the spaces of "a  1" are one match, as at a text's end.
+/// All-ASCII blocks are cut by deepseek_block_cuts<true>; the walker
+/// matches the last pattern on the text up to the next digit or CJK char.
+template <class Fn>
+void scan_deepseek_chain(std::string_view s, Fn&& fn) {
+  split_detail::Text x(s, char_flags());
+  // The next digit or CJK char at or after the walker's position (kNoMatch:
+  // not looked for yet), and the text up to it.
+  std::size_t edge = split_detail::kNoMatch;
+  split_detail::Text before_edge = x;
+  auto match_end = [&](std::size_t i) {
+    if (edge == split_detail::kNoMatch || i > edge) {
+      edge = deepseek_chain_edge(x, i);
+      before_edge = split_detail::Text(s.substr(0, edge), char_flags());
+    }
+    if (i < edge) return deepseek_match_end(before_edge, i);
+    std::size_t len;
+    if (x.flags(i, len) & kFlagN) return deepseek_digits_end(x, i + len);
+    return deepseek_cjk_end(x.b, x.n, i + 3);
+  };
+  split_detail::scan_blocks_with_gaps(
+      s,
+      [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& cuts, std::uint64_t& gaps) {
+        return deepseek_block_cuts<true>(x, base, m, cuts, gaps);
+      },
+      match_end, fn);
 }
 
 }  // namespace snaptok::scanners

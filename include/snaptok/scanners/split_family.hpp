@@ -346,6 +346,19 @@ inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newli
   return cuts;
 }
 
+// Returns the starts of the groups of `max_digits` digits that follow the
+// first group of each run of `digit` (runs begin in the block: the caller
+// hands a run from the block before to its walker).
+inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits) noexcept {
+  std::uint64_t starts = 0;
+  for (std::uint64_t r = digit & ~(digit << 1); r != 0; r &= r - 1) {
+    const auto j = static_cast<unsigned>(std::countr_zero(r));
+    const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(digit >> j)));
+    for (unsigned g = j + max_digits; g < run_end; g += max_digits) starts |= std::uint64_t{1} << g;
+  }
+  return starts;
+}
+
 // Sets `starts` to the match starts in an all-ASCII block of the family
 // pattern `R`, by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
@@ -415,11 +428,7 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
   if constexpr (R.max_digits == 1) {
     starts |= m.digit;
   } else if constexpr (R.max_digits > 1) {
-    for (std::uint64_t r = m.digit & ~(m.digit << 1); r != 0; r &= r - 1) {
-      const auto j = static_cast<unsigned>(std::countr_zero(r));
-      const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(m.digit >> j)));
-      for (unsigned g = j + R.max_digits; g < run_end; g += R.max_digits) starts |= std::uint64_t{1} << g;
-    }
+    starts |= later_digit_groups(m.digit, R.max_digits);
   }
   if constexpr (R.letters == Letters::kCaseSplit) {
     const bool lower_before = base > 0 && static_cast<unsigned char>(x.b[base - 1] - 'a') < 26;
