@@ -51,11 +51,13 @@ class ByteLevelBpePath {
     path->plain_byte_level_ = !last->add_prefix_space() && !last->use_regex();
     bool scanners_only = true;
     bool cuts = last->use_regex();  // the GPT-2 pattern
+    std::vector<scanners::ScannerKind> kinds;
     for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
       const auto* split = dynamic_cast<const SplitPreTokenizer*>(steps[i]);
       if (!split) return nullptr;
       path->splits_.push_back(split);
       const scanners::ScannerKind kind = split->regex().scanner();
+      kinds.push_back(kind);
       scanners_only = scanners_only && split->behavior() == SplitBehavior::isolated &&
                       !split->invert() && kind != scanners::ScannerKind::kNone;
       cuts = cuts || scanners::cuts_at_cut_points(kind);
@@ -64,8 +66,6 @@ class ByteLevelBpePath {
     const std::vector<scanners::ScannerKind> deepseek = {scanners::ScannerKind::kDeepSeekDigits,
                                                          scanners::ScannerKind::kDeepSeekCjk,
                                                          scanners::ScannerKind::kDeepSeek};
-    std::vector<scanners::ScannerKind> kinds;
-    for (const SplitPreTokenizer* split : path->splits_) kinds.push_back(split->regex().scanner());
     path->deepseek_chain_ = scanners_only && path->plain_byte_level_ && kinds == deepseek;
     return path;
   }
