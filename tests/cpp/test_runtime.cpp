@@ -108,6 +108,49 @@ TEST_CASE("the long tier finds what it stored and empties itself when full") {
   CHECK(cache.find_long("never stored, sixteen bytes or more", KeySpace::kPiece, n) == nullptr);
 }
 
+TEST_CASE("the long tier takes what the short tier leaves, and both stay within the cache's bytes") {
+  constexpr std::size_t kBytes = std::size_t{1} << 20;
+  PieceCache cache(kBytes);
+  // 1,500 pieces of 200 bytes and 50 ids: about 600 KB, more than the
+  // quarter of the cache a fixed split would leave the long tier.
+  auto long_piece = [](int i) { return std::to_string(i) + std::string(200 - std::to_string(i).size(), 'j'); };
+  std::vector<std::uint32_t> ids(50);
+  for (int i = 0; i < 1500; ++i) {
+    ids[0] = static_cast<std::uint32_t>(i);
+    cache.store_long(long_piece(i), KeySpace::kPiece, ids.data(), ids.size());
+    REQUIRE(cache.touched_bytes() <= kBytes);
+  }
+  for (int i = 0; i < 1500; ++i) {
+    std::size_t n = 0;
+    const std::uint32_t* hit = cache.find_long(long_piece(i), KeySpace::kPiece, n);
+    REQUIRE(hit != nullptr);  // none was dropped
+    CHECK(n == 50);
+    CHECK(hit[0] == static_cast<std::uint32_t>(i));
+  }
+  // Short pieces now grow the short tier only into what is left; it still
+  // answers for the newest ones.
+  for (int i = 0; i < 200000; ++i) {
+    const std::string piece = "s" + std::to_string(i);
+    const ShortKey k = ShortKey::of(piece.data(), piece.size(), false);
+    const std::uint32_t id = static_cast<std::uint32_t>(i);
+    CHECK(cache.store_short(k.hash(), k, &id, 1));
+    std::size_t n = 0;
+    REQUIRE(cache.find_short(k.hash(), k, n) != nullptr);
+    REQUIRE(cache.touched_bytes() <= kBytes);
+  }
+  CHECK(cache.touched_bytes() > kBytes / 2);
+  // More long pieces than fit: the long tier empties itself, within the bytes.
+  for (int i = 1500; i < 6000; ++i) {
+    ids[0] = static_cast<std::uint32_t>(i);
+    cache.store_long(long_piece(i), KeySpace::kPiece, ids.data(), ids.size());
+    REQUIRE(cache.touched_bytes() <= kBytes);
+    std::size_t n = 0;
+    REQUIRE(cache.find_long(long_piece(i), KeySpace::kPiece, n) != nullptr);
+  }
+  std::size_t n = 0;
+  CHECK(cache.find_long(long_piece(0), KeySpace::kPiece, n) == nullptr);
+}
+
 TEST_CASE("ids_of encodes a piece once, and keeps pieces and chunks of the same bytes apart") {
   PieceCache cache(PieceCache::kMinBytes);
   const std::string pieces[] = {"abc", std::string(40, 'q'), std::string(PieceCache::kLongMaxBytes + 1, 'z')};

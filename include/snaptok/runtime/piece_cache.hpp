@@ -12,6 +12,10 @@
 //  - long: every other piece of up to kLongMaxBytes bytes, in an
 //    open-addressed table whose keys and ids live in one arena; emptied
 //    when full.
+// The two tiers share the cache's bytes as they grow: either may take what
+// the other has not touched, but neither is kept below a quarter of them.
+// Text without spaces (Japanese, Chinese) fills the long tier with whole
+// sentences, English fills the short tier.
 // Every worker's cache of one tokenizer draws its bytes from one CacheBudget,
 // so all of them together stay within the budget a user sets.
 #pragma once
@@ -24,7 +28,6 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
-#include <vector>
 
 #include "snaptok/detail/hash.hpp"
 #include "snaptok/detail/inline.hpp"
@@ -116,7 +119,9 @@ class PieceCache {
   /// A short hit's ids may be read as this many words (the ids, then their
   /// count): one 16-byte copy, whatever the count.
   static constexpr std::size_t kShortCopyWords = kShortMaxIds + 1;
-  static constexpr std::size_t kLongMaxBytes = 128;
+  /// Longer pieces are rare (a sentence of CJK text runs to a few hundred
+  /// bytes) and always encoded.
+  static constexpr std::size_t kLongMaxBytes = 1024;
   /// The smallest claim worth a cache.
   static constexpr std::size_t kMinBytes = std::size_t{64} << 10;
   /// The short tier's first size: it doubles as pieces arrive, so a worker
@@ -124,17 +129,19 @@ class PieceCache {
   static constexpr std::size_t kFirstShortBytes = std::size_t{128} << 10;
 
   /// A cache of about `bytes` bytes (claimed from `budget` by the caller).
-  explicit PieceCache(std::size_t bytes) {
-    // Three quarters for the short tier, a quarter for the long tier's slots
-    // and arena. Pages are touched only as the short tier grows into them.
+  explicit PieceCache(std::size_t bytes) : bytes_(bytes) {
+    // Each tier may grow to three quarters of the bytes. The short tier's
+    // sets and the long tier's arena are reserved at that size, and pages
+    // are touched only as a tier grows into them; the long tier's slots
+    // start small and double.
     const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 4 * 3 / sizeof(ShortSet), 2));
     short_sets_ = make_huge_array<ShortSet>(sets);
     short_capacity_ = sets;
     short_shift_ = 64 - std::countr_zero(std::min(sets, kFirstShortBytes / sizeof(ShortSet)));
-    const std::size_t long_slots = std::bit_floor(std::max<std::size_t>(bytes / 8 / sizeof(LongSlot), 16));
-    long_slots_ = make_huge_array<LongSlot>(long_slots);
-    long_mask_ = long_slots - 1;
-    arena_.resize(std::max<std::size_t>(bytes / 8 / sizeof(std::uint32_t), 64));
+    const std::size_t slots = std::clamp<std::size_t>(std::bit_floor(bytes / 64 / sizeof(LongSlot)), 16, 1024);
+    long_slots_ = make_huge_array<LongSlot>(slots);
+    long_mask_ = slots - 1;
+    arena_ = make_huge_array<std::uint32_t>(room_beside(0) / sizeof(std::uint32_t));
   }
 
   /// The short tier's table for a run of lookups that count their hits
@@ -208,7 +215,10 @@ class PieceCache {
   bool store_short(std::uint64_t h, const ShortKey& key, const std::uint32_t* ids,
                    std::size_t n) noexcept {
     if (n > kShortMaxIds) return false;
-    if (short_count_ > short_sets() && short_sets() < short_capacity_) grow_short();
+    if (short_count_ > short_sets() && short_sets() < short_capacity_ &&
+        2 * short_bytes() <= room_beside(long_bytes())) {
+      grow_short();
+    }
     ShortSet& s = short_sets_[h >> short_shift_];
     if (s.ways[kWays - 1].key_hi == 0) ++short_count_;
     for (std::size_t w = kWays - 1; w > 0; --w) s.ways[w] = s.ways[w - 1];
@@ -275,15 +285,16 @@ class PieceCache {
   }
 
   /// Remembers `ids` for a piece of up to kLongMaxBytes bytes that the short
-  /// tier does not take; empties the long tier first when it is full.
+  /// tier does not take. A full long tier grows while the cache's bytes
+  /// allow, and is emptied after that.
   void store_long(std::string_view piece, KeySpace space, const std::uint32_t* ids, std::size_t n) {
     const std::size_t need = words(piece.size()) + n;
-    if (need > arena_.size() / 4) return;
-    if (arena_used_ + need > arena_.size() || 2 * (long_count_ + 1) > long_mask_ + 1) {
-      std::fill(long_slots_.get(), long_slots_.get() + long_mask_ + 1, LongSlot{});
-      short_in_long_.fill(0);
-      arena_used_ = 0;
-      long_count_ = 0;
+    const std::size_t room = room_beside(short_bytes());
+    if (need * sizeof(std::uint32_t) > room / 8) return;
+    if (2 * (long_count_ + 1) > long_slot_count() && !grow_long_slots()) empty_long_tier();
+    if (long_bytes_with(arena_used_ + need) > room) {
+      empty_long_tier();
+      if (long_bytes_with(need) > room) return;
     }
     const std::uint64_t h = long_hash(piece, space);
     std::size_t i = h & long_mask_;
@@ -292,9 +303,13 @@ class PieceCache {
     std::memcpy(&arena_[at], piece.data(), piece.size());
     std::memcpy(&arena_[at + words(piece.size())], ids, n * sizeof(std::uint32_t));
     arena_used_ += need;
+    arena_touched_ = std::max(arena_touched_, arena_used_);
     ++long_count_;
     long_slots_[i] = {h, at, static_cast<std::uint16_t>(piece.size()), static_cast<std::uint16_t>(n)};
   }
+
+  /// The bytes both tiers have touched: at most the bytes the cache was made with.
+  std::size_t touched_bytes() const noexcept { return short_bytes() + long_bytes(); }
 
   /// Moves this cache's hit and miss counts into `budget`'s totals.
   void flush_counts(CacheBudget& budget) noexcept {
@@ -325,6 +340,51 @@ class PieceCache {
   }
 
   std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
+  std::size_t long_slot_count() const noexcept { return long_mask_ + 1; }
+
+  // The bytes each tier has touched; with `arena_words` of arena in use,
+  // what the long tier would touch.
+  std::size_t short_bytes() const noexcept { return short_sets() * sizeof(ShortSet); }
+  std::size_t long_bytes_with(std::size_t arena_words) const noexcept {
+    return long_slot_count() * sizeof(LongSlot) +
+           std::max(arena_touched_, arena_words) * sizeof(std::uint32_t);
+  }
+  std::size_t long_bytes() const noexcept { return long_bytes_with(0); }
+
+  // The bytes one tier may touch beside the other's `other_bytes`: the
+  // other keeps at least a quarter of the cache.
+  std::size_t room_beside(std::size_t other_bytes) const noexcept {
+    const std::size_t kept = std::max(other_bytes, bytes_ / 4);
+    return bytes_ > kept ? bytes_ - kept : 0;
+  }
+
+  // Doubles the long tier's slots when the cache's bytes allow (the entries
+  // are placed again); returns false when they do not.
+  bool grow_long_slots() {
+    const std::size_t slots = 2 * long_slot_count();
+    if (slots * sizeof(LongSlot) + arena_touched_ * sizeof(std::uint32_t) > room_beside(short_bytes())) {
+      return false;
+    }
+    HugeArray<LongSlot> grown = make_huge_array<LongSlot>(slots);
+    for (std::size_t i = 0; i < long_slot_count(); ++i) {
+      const LongSlot& s = long_slots_[i];
+      if (s.hash == 0) continue;
+      std::size_t j = s.hash & (slots - 1);
+      while (grown[j].hash != 0) j = (j + 1) & (slots - 1);
+      grown[j] = s;
+    }
+    long_slots_ = std::move(grown);
+    long_mask_ = slots - 1;
+    return true;
+  }
+
+  // Empties the long tier (its slots and arena stay, for the next pieces).
+  void empty_long_tier() noexcept {
+    std::fill(long_slots_.get(), long_slots_.get() + long_slot_count(), LongSlot{});
+    short_in_long_.fill(0);
+    arena_used_ = 0;
+    long_count_ = 0;
+  }
 
   // A short piece goes to the long tier only when it has more ids than a
   // short entry holds (rare), so a short piece's miss asks the long tier
@@ -378,11 +438,13 @@ class PieceCache {
   unsigned short_shift_ = 64;       // 64 - log2(sets in use): the index is hash >> shift
   std::size_t short_capacity_ = 0;  // sets allocated (a power of two)
   std::size_t short_count_ = 0;     // filled ways
+  std::size_t bytes_;  // both tiers together touch at most this many
   HugeArray<LongSlot> long_slots_;
-  std::size_t long_mask_ = 0;
+  std::size_t long_mask_ = 0;  // slots - 1 (a power of two)
   std::size_t long_count_ = 0;
-  std::vector<std::uint32_t> arena_;
-  std::size_t arena_used_ = 0;
+  HugeArray<std::uint32_t> arena_;  // reserved, touched from the start as it fills
+  std::size_t arena_used_ = 0;     // words
+  std::size_t arena_touched_ = 0;  // the most words ever in use
   std::array<std::uint64_t, (std::size_t{1} << kFilterBitsLog2) / 64> short_in_long_{};
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
