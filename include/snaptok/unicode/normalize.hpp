@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -201,31 +202,65 @@ inline void recompose(const std::vector<Pending>& in, std::vector<CharChange>& o
 
 }  // namespace detail
 
-/// Returns true when `form` surely leaves `text` as it is, every change 0 (a
-/// fast pre-check; false means "maybe not"). NFD/NFKD: no char decomposes
-/// or has a non-zero combining class. NFC/NFKC: every char is one the form
-/// keeps and nothing can compose across (tables::kNfcQuick / kNfkcQuick), so
-/// already-composed text (é, 가, ...) passes. `text` is valid UTF-8.
-inline bool is_normalized_quick(std::string_view text, NormForm form) noexcept {
-  const bool composes = form == NormForm::nfc || form == NormForm::nfkc;
-  std::uint16_t need = 0, bad = 0;
+namespace detail {
+
+// Returns true when `form` surely leaves the char `c` as it is, whatever
+// surrounds it. NFD/NFKD: it does not decompose and has combining class 0.
+// NFC/NFKC: the form keeps it and nothing composes across it
+// (tables::kNfcQuick / kNfkcQuick).
+constexpr bool keeps_char(char32_t c, NormForm form) noexcept {
   switch (form) {
-    case NormForm::nfd: bad = tables::kCanonDecomp; break;
-    case NormForm::nfkd: bad = tables::kCompatDecomp; break;
-    case NormForm::nfc: need = tables::kNfcQuick; break;
-    case NormForm::nfkc: need = tables::kNfkcQuick; break;
+    case NormForm::nfd: return !has(c, tables::kCanonDecomp) && combining_class(c) == 0;
+    case NormForm::nfkd: return !has(c, tables::kCompatDecomp) && combining_class(c) == 0;
+    case NormForm::nfc: return has(c, tables::kNfcQuick);
+    case NormForm::nfkc: return has(c, tables::kNfkcQuick);
   }
-  for (std::size_t i = snaptok::detail::ascii_run_end(text, 0); i < text.size();
-       i = snaptok::detail::ascii_run_end(text, i)) {
-    const char32_t c = snaptok::detail::next_cp(text, i);
-    const std::uint16_t f = detail::flags(c);
-    if (composes) {
-      if (!(f & need)) return false;
-    } else if ((f & bad) || combining_class(c) != 0) {
-      return false;
+  return false;
+}
+
+// keeps_char(c, kForm) for every BMP char, one bit each (8 KiB, built on
+// first use): CJK text then costs one load per char.
+template <NormForm kForm>
+const std::array<std::uint64_t, 1024>& bmp_kept_chars() noexcept {
+  static const std::array<std::uint64_t, 1024> bits = [] {
+    std::array<std::uint64_t, 1024> b{};
+    for (char32_t c = 0; c < 0x10000; ++c) {
+      if (keeps_char(c, kForm)) b[c >> 6] |= std::uint64_t{1} << (c & 63);
     }
+    return b;
+  }();
+  return bits;
+}
+
+template <NormForm kForm>
+bool keeps_every_char(std::string_view text) noexcept {
+  const std::array<std::uint64_t, 1024>& bmp = bmp_kept_chars<kForm>();
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII runs, a word at a time
+      i = snaptok::detail::ascii_run_end(text, i);
+      continue;
+    }
+    const char32_t c = snaptok::detail::next_cp(text, i);
+    const bool kept = c < 0x10000 ? (bmp[c >> 6] >> (c & 63)) & 1 : keeps_char(c, kForm);
+    if (!kept) return false;
   }
   return true;
+}
+
+}  // namespace detail
+
+/// Returns true when `form` surely leaves `text` as it is, every change 0 (a
+/// fast pre-check; false means "maybe not"): it keeps every char
+/// (detail::keeps_char), so already-composed text (é, 가, ...) passes NFC.
+/// `text` is valid UTF-8.
+inline bool is_normalized_quick(std::string_view text, NormForm form) noexcept {
+  switch (form) {
+    case NormForm::nfd: return detail::keeps_every_char<NormForm::nfd>(text);
+    case NormForm::nfkd: return detail::keeps_every_char<NormForm::nfkd>(text);
+    case NormForm::nfc: return detail::keeps_every_char<NormForm::nfc>(text);
+    case NormForm::nfkc: return detail::keeps_every_char<NormForm::nfkc>(text);
+  }
+  return false;
 }
 
 /// Appends to `out` the (char, change) sequence that tokenizers' `form`
