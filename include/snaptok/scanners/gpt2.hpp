@@ -51,9 +51,9 @@ inline std::size_t gpt2_contraction(std::string_view s, std::size_t i) {
 // whitespace run, minus its last code point when a non-space follows; a
 // single whitespace code point before a non-space falls to `\s+`.
 inline std::size_t gpt2_space_end(split_detail::Text& x, std::size_t i) noexcept {
-  std::size_t j = i, last = i;
+  std::size_t j = i, last = i, last_nl = split_detail::kNoMatch;
   for (;;) {
-    const std::size_t a = x.masks.run_end<split_detail::kAsciiSpace>(j);
+    const std::size_t a = x.ascii_space_end(j, last_nl);
     if (a > j) {
       last = a - 1;
       j = a;

@@ -234,16 +234,32 @@ struct Text {
     return 0;
   }
 
+  // Returns the end of the run of ASCII \s bytes from j, and sets `last_nl`
+  // to its last CR or LF when it has one. The first bytes are read one by
+  // one: a walker that meets one space or newline between non-ASCII chars
+  // (CJK text) then classifies no block for it.
+  std::size_t ascii_space_end(std::size_t j, std::size_t& last_nl) noexcept {
+    constexpr std::size_t kBytewise = 8;
+    std::size_t a = j;
+    for (; a < n && a - j < kBytewise; ++a) {
+      const unsigned char c = b[a];
+      if (c != ' ' && (c < '\t' || c > '\r')) return a;
+      if (c == '\r' || c == '\n') last_nl = a;
+    }
+    if (a == n) return a;
+    const std::size_t e = masks.run_end<kAsciiSpace>(a);
+    if (const std::size_t nl = masks.last_in<kBytesNewline>(a, e); nl != BlockMasks::npos) last_nl = nl;
+    return e;
+  }
+
   // Returns the end of \s*[\r\n]+|\s+(?!\S)|\s+ from i (a \s code point);
   // with `to_end`, of \s++$|\s*[\r\n]|\s+(?!\S)|\s.
   std::size_t space_end(std::size_t i, bool to_end) noexcept {
     std::size_t j = i, last = i, last_crlf = kNoMatch;
     for (;;) {
-      const std::size_t a = masks.run_end<kAsciiSpace>(j);
+      const std::size_t a = ascii_space_end(j, last_crlf);
       if (a > j) {
         last = a - 1;
-        const std::size_t nl = masks.last_in<kBytesNewline>(j, a);
-        if (nl != BlockMasks::npos) last_crlf = nl;
         j = a;
       }
       if (j >= n || b[j] < 0x80) break;
