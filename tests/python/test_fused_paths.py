@@ -269,6 +269,23 @@ def test_random_ascii_blocks(name, text):
     assert_same(name, text)
 
 
+# Text over several 64-byte blocks for the SentencePiece BPE path, which
+# cuts a block by its masks before each ' ' that follows neither a ' ' nor
+# "▁": "▁" (and other non-ASCII bytes) before a space, at a block's edge too.
+SPM_BLOCK_PIECES = ASCII_PIECES + ["▁", "▁▁", " ▁", "▁ ", "▁  ", "é ", "中文 ", "x" * 61 + "▁ "]
+SPM_BLOCK_TEXT = hst.lists(hst.sampled_from(SPM_BLOCK_PIECES), min_size=8, max_size=80).map("".join)
+SENTENCEPIECE_BPE = [n for n, (_, path) in BUILT.items() if path == "SentencePiece BPE"]
+
+
+@pytest.mark.parametrize("name", SENTENCEPIECE_BPE + [
+    n for n in shared_names() if SHARED_FILES[n] == "SentencePiece BPE"])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=SPM_BLOCK_TEXT, add_special_tokens=hst.booleans())
+def test_random_blocks_sentencepiece(name, text, add_special_tokens):
+    assert_same(name, text, add_special_tokens)
+
+
 def corpus_documents():
     docs = [SAMPLE[i:i + 1500] for i in range(0, len(SAMPLE), 1500)]
     if SHARED.is_dir():

@@ -17,6 +17,8 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -32,6 +34,8 @@
 #include "snaptok/pre_tokenizers/metaspace.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
 #include "snaptok/runtime/piece_batch.hpp"
+#include "snaptok/scanners/block_masks.hpp"
+#include "snaptok/simd/byte_classes.hpp"
 
 namespace snaptok {
 
@@ -54,6 +58,7 @@ class SentencePieceBpePath final : public SegmentPath {
         !bpe->token_to_id(path->space_) || !path->cuts_are_exact()) {
       return nullptr;
     }
+    path->space_ends_nonascii_ = static_cast<unsigned char>(path->space_.back()) >= 0x80;
     return path;
   }
 
@@ -125,29 +130,35 @@ class SentencePieceBpePath final : public SegmentPath {
   // Queues the pieces of `text` (spaces not yet replaced): cut before every
   // ' ' that follows a char that is neither ' ' nor "▁" (before a literal
   // "▁" there is no cut: fewer cuts are as exact). With `prepend`, the first
-  // piece gets a ' ' in front, standing for the prepended "▁".
+  // piece gets a ' ' in front, standing for the prepended "▁". The cuts of
+  // each 64-byte block come from its class masks: a ' ' after a byte that
+  // cannot end "▁" is a cut, one after a byte that may (and one at a
+  // block's start) is checked by is_cut.
   void add_pieces(std::string_view text, bool prepend, Pieces& pieces) const {
     thread_local std::string first;
     const char* const end = text.data() + text.size();
     pieces.set_readable_end(end);
-    std::size_t start = 0;
-    for (std::size_t at = 1; at < text.size(); ++at) {
-      const void* hit = std::memchr(text.data() + at, ' ', text.size() - at);
-      if (!hit) break;
-      at = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
-      if (!is_cut(text, at)) continue;
-      if (prepend && start == 0) {
-        add_prepended(text.substr(0, at), pieces, first, end);
-      } else {
-        pieces.add(text.substr(start, at - start));
+    std::size_t cur = 0;  // the start of the piece in progress
+    if (prepend) {
+      std::size_t cut = 1;
+      while (cut < text.size() && !(text[cut] == ' ' && is_cut(text, cut))) ++cut;
+      add_prepended(text.substr(0, cut), pieces, first, end);
+      cur = cut;
+    }
+    scanners::ForwardBlocks blocks(text);
+    for (std::size_t base = cur & ~(simd::kBlockBytes - 1); base < text.size(); base += simd::kBlockBytes) {
+      const simd::ByteClassMasks& m = blocks.at(base);
+      const std::uint64_t may_end_space = space_ends_nonascii_ ? m.nonascii : ~m.nonascii;
+      const std::uint64_t candidates = m.blank & ~(m.blank << 1) & ~std::uint64_t{base == 0};
+      const std::uint64_t unsure = candidates & ((may_end_space << 1) | 1);
+      std::uint64_t starts = candidates & ~unsure;
+      for (std::uint64_t u = unsure; u != 0; u &= u - 1) {
+        if (is_cut(text, base + static_cast<std::size_t>(std::countr_zero(u)))) starts |= u & -u;
       }
-      start = at;
+      if (cur >= base) starts &= (~std::uint64_t{0} << (cur - base)) << 1;  // cuts after cur only
+      pieces.add_starts(text.data(), cur, base, starts);
     }
-    if (prepend && start == 0) {
-      add_prepended(text, pieces, first, end);
-    } else {
-      pieces.add(text.substr(start));
-    }
+    pieces.add(text.substr(cur));
   }
 
   // Queues " " + `piece` (from a buffer that outlives the batch's flush).
@@ -245,6 +256,7 @@ class SentencePieceBpePath final : public SegmentPath {
 
   const BpeModel& bpe_;
   std::string space_;  // the replacement ("▁")
+  bool space_ends_nonascii_ = true;  // its last byte is >= 0x80 (else any ASCII byte may end it)
   PrependScheme prepend_ = PrependScheme::always;
   bool prepend_unconditionally_ = false;  // Prepend normalizer: even before a space
   const Normalizer* normalizer_ = nullptr;  // before Metaspace, when it changes text
