@@ -224,6 +224,10 @@ class BpeModel final : public VocabModel {
         return 1;
       }
     }
+    if (!dropout_) {
+      std::uint32_t sym[kStackMergeBytes + kShiftStep];
+      if (const std::size_t n = token_chars(piece, sym)) return merge_on_stack(sym, n, out);
+    }
     thread_local std::vector<Symbol> symbols;
     initial_symbols(piece, symbols);
     if (symbols.size() <= kStackMergeBytes && !dropout_) {
@@ -401,6 +405,32 @@ class BpeModel final : public VocabModel {
     initial_symbols(w, symbols);
     merge_all(symbols);
     emit(symbols, out);
+  }
+
+  // Writes initial_symbols' ids for `piece` to sym and returns their count
+  // when each char is a token or falls back to byte tokens, there are at
+  // most kStackMergeBytes of them, and no prefix or suffix applies. Returns
+  // 0 otherwise (initial_symbols settles unknown chars).
+  std::size_t token_chars(std::string_view piece, std::uint32_t* sym) const {
+    if (prefix_ || suffix_) return 0;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < piece.size();) {
+      const std::size_t len = detail::utf8_len(static_cast<unsigned char>(piece[i]));
+      const std::optional<std::uint32_t> id = len == 1 ? ascii_id(piece[i]) : vocab_.find(piece.substr(i, len));
+      if (id) {
+        if (n == kStackMergeBytes) return 0;
+        sym[n++] = *id;
+        i += len;
+        continue;
+      }
+      if (!byte_fallback_) return 0;
+      for (const std::size_t end = std::min(i + len, piece.size()); i < end; ++i) {
+        const std::uint32_t byte = byte_ids_[static_cast<unsigned char>(piece[i])];
+        if (byte == kNoId || n == kStackMergeBytes) return 0;
+        sym[n++] = byte;
+      }
+    }
+    return n;
   }
 
   // The symbols of `w` before any merge: its chars (with the prefix and
