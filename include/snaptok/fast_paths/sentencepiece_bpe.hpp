@@ -114,15 +114,18 @@ class SentencePieceBpePath final : public SegmentPath {
     const SentencePieceBpePath& path;
     std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
       thread_local std::string normalized;
-      normalized.clear();
+      const std::string_view space = path.space_;
+      normalized.resize(piece.size() * space.size());  // room for a piece of spaces
+      char* at = normalized.data();
       for (const char c : piece) {
         if (c == ' ') {
-          normalized += path.space_;
+          std::memcpy(at, space.data(), space.size());
+          at += space.size();
         } else {
-          normalized += c;
+          *at++ = c;
         }
       }
-      return path.bpe_.merge_ids(normalized, out);
+      return path.bpe_.merge_ids({normalized.data(), static_cast<std::size_t>(at - normalized.data())}, out);
     }
   };
   using Pieces = runtime::PieceBatch<Encoder>;
