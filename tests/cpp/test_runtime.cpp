@@ -149,6 +149,13 @@ TEST_CASE("the long tier takes what the short tier leaves, and both stay within 
   }
   std::size_t n = 0;
   CHECK(cache.find_long(long_piece(0), KeySpace::kPiece, n) == nullptr);
+  // Many small pieces: the slots, not the arena, fill the room.
+  for (int i = 0; i < 100000; ++i) {
+    const std::string piece = "small piece " + std::to_string(i);
+    cache.store_long(piece, KeySpace::kPiece, ids.data(), 1);
+    REQUIRE(cache.touched_bytes() <= kBytes);
+    REQUIRE(cache.find_long(piece, KeySpace::kPiece, n) != nullptr);
+  }
 }
 
 TEST_CASE("ids_of encodes a piece once, and keeps pieces and chunks of the same bytes apart") {

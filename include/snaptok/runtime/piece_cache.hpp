@@ -10,8 +10,9 @@
 //    to its share of the budget, so a lookup nearly always ends at the first
 //    way it reads and a set rarely overflows;
 //  - long: every other piece of up to kLongMaxBytes bytes, in an
-//    open-addressed table whose keys and ids live in one arena; emptied
-//    when full.
+//    open-addressed table whose keys and ids live in one arena; both
+//    double while the cache's bytes allow, and the tier is emptied when
+//    full after that.
 // The two tiers share the cache's bytes as they grow: either may take what
 // the other has not touched, but neither is kept below a quarter of them.
 // Text without spaces (Japanese, Chinese) fills the long tier with whole
@@ -131,9 +132,8 @@ class PieceCache {
   /// A cache of about `bytes` bytes (claimed from `budget` by the caller).
   explicit PieceCache(std::size_t bytes) : bytes_(bytes) {
     // Each tier may grow to three quarters of the bytes. The short tier's
-    // sets and the long tier's arena are reserved at that size, and pages
-    // are touched only as a tier grows into them; the long tier's slots
-    // start small and double.
+    // sets are reserved at that size, and pages are touched only as it grows
+    // into them; the long tier's slots and arena start small and double.
     const std::size_t sets = std::bit_floor(std::max<std::size_t>(bytes / 4 * 3 / sizeof(ShortSet), 2));
     short_sets_ = make_huge_array<ShortSet>(sets);
     short_capacity_ = sets;
@@ -141,7 +141,8 @@ class PieceCache {
     const std::size_t slots = std::clamp<std::size_t>(std::bit_floor(bytes / 64 / sizeof(LongSlot)), 16, 1024);
     long_slots_ = make_huge_array<LongSlot>(slots);
     long_mask_ = slots - 1;
-    arena_ = make_huge_array<std::uint32_t>(room_beside(0) / sizeof(std::uint32_t));
+    arena_words_ = std::max<std::size_t>(bytes / 32 / sizeof(std::uint32_t), 64);
+    arena_ = make_huge_array<std::uint32_t>(arena_words_);
   }
 
   /// The short tier's table for a run of lookups that count their hits
@@ -290,11 +291,19 @@ class PieceCache {
   void store_long(std::string_view piece, KeySpace space, const std::uint32_t* ids, std::size_t n) {
     const std::size_t need = words(piece.size()) + n;
     const std::size_t room = room_beside(short_bytes());
-    if (need * sizeof(std::uint32_t) > room / 8) return;
-    if (2 * (long_count_ + 1) > long_slot_count() && !grow_long_slots()) empty_long_tier();
-    if (long_bytes_with(arena_used_ + need) > room) {
+    if (need * sizeof(std::uint32_t) > room / 8) return;  // one piece takes no more than that
+    if (2 * (long_count_ + 1) > long_slot_count() &&
+        !grow_long(2 * long_slot_count(), arena_words_, room)) {
       empty_long_tier();
-      if (long_bytes_with(need) > room) return;
+    }
+    if (arena_used_ + need > arena_words_) {
+      // Double the arena, or take what room is left.
+      const std::size_t slot_bytes = long_slot_count() * sizeof(LongSlot);
+      const std::size_t words = std::min(2 * arena_words_, (room - std::min(room, slot_bytes)) / sizeof(std::uint32_t));
+      if (words < arena_used_ + need || !grow_long(long_slot_count(), words, room)) {
+        empty_long_tier();
+        if (need > arena_words_) return;
+      }
     }
     const std::uint64_t h = long_hash(piece, space);
     std::size_t i = h & long_mask_;
@@ -303,12 +312,11 @@ class PieceCache {
     std::memcpy(&arena_[at], piece.data(), piece.size());
     std::memcpy(&arena_[at + words(piece.size())], ids, n * sizeof(std::uint32_t));
     arena_used_ += need;
-    arena_touched_ = std::max(arena_touched_, arena_used_);
     ++long_count_;
     long_slots_[i] = {h, at, static_cast<std::uint16_t>(piece.size()), static_cast<std::uint16_t>(n)};
   }
 
-  /// The bytes both tiers have touched: at most the bytes the cache was made with.
+  /// The bytes both tiers have taken: at most the bytes the cache was made with.
   std::size_t touched_bytes() const noexcept { return short_bytes() + long_bytes(); }
 
   /// Moves this cache's hit and miss counts into `budget`'s totals.
@@ -342,14 +350,11 @@ class PieceCache {
   std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
   std::size_t long_slot_count() const noexcept { return long_mask_ + 1; }
 
-  // The bytes each tier has touched; with `arena_words` of arena in use,
-  // what the long tier would touch.
+  // The bytes each tier has taken (the long tier's arena counts whole).
   std::size_t short_bytes() const noexcept { return short_sets() * sizeof(ShortSet); }
-  std::size_t long_bytes_with(std::size_t arena_words) const noexcept {
-    return long_slot_count() * sizeof(LongSlot) +
-           std::max(arena_touched_, arena_words) * sizeof(std::uint32_t);
+  std::size_t long_bytes() const noexcept {
+    return long_slot_count() * sizeof(LongSlot) + arena_words_ * sizeof(std::uint32_t);
   }
-  std::size_t long_bytes() const noexcept { return long_bytes_with(0); }
 
   // The bytes one tier may touch beside the other's `other_bytes`: the
   // other keeps at least a quarter of the cache.
@@ -358,23 +363,29 @@ class PieceCache {
     return bytes_ > kept ? bytes_ - kept : 0;
   }
 
-  // Doubles the long tier's slots when the cache's bytes allow (the entries
-  // are placed again); returns false when they do not.
-  bool grow_long_slots() {
-    const std::size_t slots = 2 * long_slot_count();
-    if (slots * sizeof(LongSlot) + arena_touched_ * sizeof(std::uint32_t) > room_beside(short_bytes())) {
-      return false;
+  // Gives the long tier `slots` slots and an arena of `arena_words` words
+  // (each as many or more than now; entries are placed again, the arena
+  // copied) when that fits in `room` bytes; returns false when it does not.
+  bool grow_long(std::size_t slots, std::size_t arena_words, std::size_t room) {
+    if (slots * sizeof(LongSlot) + arena_words * sizeof(std::uint32_t) > room) return false;
+    if (arena_words != arena_words_) {
+      HugeArray<std::uint32_t> arena = make_huge_array<std::uint32_t>(arena_words);
+      std::memcpy(arena.get(), arena_.get(), arena_used_ * sizeof(std::uint32_t));
+      arena_ = std::move(arena);
+      arena_words_ = arena_words;
     }
-    HugeArray<LongSlot> grown = make_huge_array<LongSlot>(slots);
-    for (std::size_t i = 0; i < long_slot_count(); ++i) {
-      const LongSlot& s = long_slots_[i];
-      if (s.hash == 0) continue;
-      std::size_t j = s.hash & (slots - 1);
-      while (grown[j].hash != 0) j = (j + 1) & (slots - 1);
-      grown[j] = s;
+    if (slots != long_slot_count()) {
+      HugeArray<LongSlot> grown = make_huge_array<LongSlot>(slots);
+      for (std::size_t i = 0; i < long_slot_count(); ++i) {
+        const LongSlot& s = long_slots_[i];
+        if (s.hash == 0) continue;
+        std::size_t j = s.hash & (slots - 1);
+        while (grown[j].hash != 0) j = (j + 1) & (slots - 1);
+        grown[j] = s;
+      }
+      long_slots_ = std::move(grown);
+      long_mask_ = slots - 1;
     }
-    long_slots_ = std::move(grown);
-    long_mask_ = slots - 1;
     return true;
   }
 
@@ -442,9 +453,9 @@ class PieceCache {
   HugeArray<LongSlot> long_slots_;
   std::size_t long_mask_ = 0;  // slots - 1 (a power of two)
   std::size_t long_count_ = 0;
-  HugeArray<std::uint32_t> arena_;  // reserved, touched from the start as it fills
-  std::size_t arena_used_ = 0;     // words
-  std::size_t arena_touched_ = 0;  // the most words ever in use
+  HugeArray<std::uint32_t> arena_;
+  std::size_t arena_words_ = 0;  // its size
+  std::size_t arena_used_ = 0;   // words in use
   std::array<std::uint64_t, (std::size_t{1} << kFilterBitsLog2) / 64> short_in_long_{};
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
