@@ -58,7 +58,6 @@ class SentencePieceBpePath final : public SegmentPath {
         !bpe->token_to_id(path->space_) || !path->cuts_are_exact()) {
       return nullptr;
     }
-    path->space_ends_nonascii_ = static_cast<unsigned char>(path->space_.back()) >= 0x80;
     return path;
   }
 
@@ -148,10 +147,13 @@ class SentencePieceBpePath final : public SegmentPath {
       add_prepended(text.substr(0, cut), pieces, first, end);
       cur = cut;
     }
+    // A replacement ending in a non-ASCII byte ("▁") follows no ASCII byte;
+    // one ending in ASCII may follow any.
+    const bool space_ends_nonascii = static_cast<unsigned char>(space_.back()) >= 0x80;
     scanners::ForwardBlocks blocks(text);
     for (std::size_t base = cur & ~(simd::kBlockBytes - 1); base < text.size(); base += simd::kBlockBytes) {
       const simd::ByteClassMasks& m = blocks.at(base);
-      const std::uint64_t may_end_space = space_ends_nonascii_ ? m.nonascii : ~m.nonascii;
+      const std::uint64_t may_end_space = space_ends_nonascii ? m.nonascii : ~m.nonascii;
       const std::uint64_t candidates = m.blank & ~(m.blank << 1) & ~std::uint64_t{base == 0};
       const std::uint64_t unsure = candidates & ((may_end_space << 1) | 1);
       std::uint64_t starts = candidates & ~unsure;
@@ -259,7 +261,6 @@ class SentencePieceBpePath final : public SegmentPath {
 
   const BpeModel& bpe_;
   std::string space_;  // the replacement ("▁")
-  bool space_ends_nonascii_ = true;  // its last byte is >= 0x80 (else any ASCII byte may end it)
   PrependScheme prepend_ = PrependScheme::always;
   bool prepend_unconditionally_ = false;  // Prepend normalizer: even before a space
   const Normalizer* normalizer_ = nullptr;  // before Metaspace, when it changes text
