@@ -1379,12 +1379,13 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "can_split_documents", [](const snaptok::Pipeline& t) { return t.can_split_documents(); },
           "True when one document can be cut into parts encoded apart (in parallel, or\n"
-          "streamed by document_encoder) with the ids of the whole: byte-level BPE on a\n"
-          "known split pattern, no normalizer but NFC/NFD/NFKC/NFKD/Lowercase, no\n"
-          "truncation or padding. When False, a DocumentEncoder holds the whole\n"
-          "document until finish().\n\n"
+          "streamed by document_encoder) with the ids of the whole: a fused path that\n"
+          "proves its cuts (byte-level BPE on a known split pattern with no normalizer\n"
+          "but NFC/NFD/NFKC/NFKD/Lowercase; SentencePiece BPE; whitespace words), no\n"
+          "added token a cut could change, no truncation or padding. When False, a\n"
+          "DocumentEncoder holds the whole document until finish().\n\n"
           "    >>> (tok.can_split_documents, t5.can_split_documents)\n"
-          "    (True, False)")
+          "    (True, True)")
       .def(
           "decode",
           [](const snaptok::Pipeline& t, nb::handle ids, bool skip_special_tokens) {

@@ -305,13 +305,6 @@ class Pipeline {
     encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
   }
 
-  /// True when one document can be cut at its cut points
-  /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
-  /// a stream by DocumentEncoder) with the same ids as the whole: byte-level
-  /// BPE on hand-written scanners, no normalizer but Unicode forms and
-  /// Lowercase, no added token a cut could change, a post-processor that
-  /// only puts ids before and after the sequence, and no truncation or
-  /// padding (they need the whole).
   /// Names the fused ids-only stage chosen at load: "byte-level BPE",
   /// "SentencePiece BPE", "whitespace words", or "none" (the general stages).
   std::string_view fused_path() const noexcept {
@@ -320,6 +313,14 @@ class Pipeline {
     return segment ? segment->name() : "none";
   }
 
+  /// True when one document can be cut at its cut points
+  /// (scanners/cut_points.hpp) into parts encoded apart (in parallel, or as
+  /// a stream by DocumentEncoder) with the same ids as the whole: a fused
+  /// path that proves its cuts (byte-level BPE on hand-written scanners
+  /// with no normalizer but Unicode forms and Lowercase; SentencePiece BPE;
+  /// whitespace words), no added token a cut could change, a
+  /// post-processor that only puts ids before and after the sequence, and
+  /// no truncation or padding (they need the whole).
   bool can_split_documents(bool add_special_tokens = true) const {
     return splits_documents(*settings_.load(), add_special_tokens);
   }
@@ -578,8 +579,9 @@ class Pipeline {
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
     segment_path_.reset();
     if (!byte_level_bpe_) segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
-    cut_points_exact_ = byte_level_bpe_ && byte_level_bpe_->cut_points_exact() &&
-                        (!normalizer_ || normalizer_->keeps_cut_points());
+    cut_points_exact_ = byte_level_bpe_ ? byte_level_bpe_->cut_points_exact() &&
+                                              (!normalizer_ || normalizer_->keeps_cut_points())
+                                        : segment_path_ && segment_path_->cuts_at_cut_points();
     for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
   }
 
@@ -592,8 +594,11 @@ class Pipeline {
   }
 
   // True when documents may be cut at cut points under `settings`.
+  // (A segment path that the added tokens rule out leaves the text to the
+  // general stages, which never cut.)
   bool splits_documents(const EncodeSettings& settings, bool add_special_tokens) const {
-    return cut_points_exact_ && settings.added_tokens->allows_cut_points() &&
+    return cut_points_exact_ && (byte_level_bpe_ || segment_path(settings)) &&
+           settings.added_tokens->allows_cut_points() &&
            wraps_[add_special_tokens].exact && !settings.truncation &&
            !settings.padding;
   }
@@ -630,9 +635,11 @@ class Pipeline {
 
   // Appends the model ids of valid UTF-8 `text`: added tokens and
   // normalization, then pre-tokenization and the model (one fused stage for
-  // byte-level BPE); no post-processing.
+  // byte-level BPE); no post-processing. `at_cut_point`: `text` is a part
+  // of a document from one of its cut points (splits_documents).
   void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
-                        std::string_view text, std::vector<std::uint32_t>& seq) const {
+                        std::string_view text, std::vector<std::uint32_t>& seq,
+                        bool at_cut_point = false) const {
     const AddedVocabulary& added = *settings.added_tokens;
     if (const SegmentPath* segment_path = this->segment_path(settings)) {
       runtime::PieceCache* cache =
@@ -643,7 +650,10 @@ class Pipeline {
       added.extract(
           text, settings.encode_special_tokens,
           [&](std::string_view segment) {
-            segment_path->encode(segment, segment.data() == text.data(), seq, cache, general);
+            const SegmentStart start = segment.data() != text.data() ? SegmentStart::kAfterToken
+                                       : at_cut_point                ? SegmentStart::kCutPoint
+                                                                     : SegmentStart::kText;
+            segment_path->encode(segment, start, seq, cache, general);
           },
           [&](std::uint32_t id) { seq.push_back(id); });
       return;
@@ -753,7 +763,7 @@ class Pipeline {
     if (!unit.utf8_checked) detail::require_utf8(unit.bytes, "input text", unit.at);
     const SequenceWrap& wrap = wraps_[add_special_tokens];
     if (unit.first) out.insert(out.end(), wrap.before.begin(), wrap.before.end());
-    encode_model_ids(settings, ws, unit.bytes, out);
+    encode_model_ids(settings, ws, unit.bytes, out, /*at_cut_point=*/!unit.first);
     if (unit.last) out.insert(out.end(), wrap.after.begin(), wrap.after.end());
   }
 

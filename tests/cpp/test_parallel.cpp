@@ -231,6 +231,38 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
   }
 }
 
+TEST_CASE("documents: the segment paths cut documents with the ids of the whole") {
+  const std::string doc = big_document(2 << 20);
+  // Whitespace words: the bundled T5 (Unigram after Metaspace).
+  const snaptok::Pipeline t5 =
+      snaptok::Pipeline::from_json(read_file(SNAPTOK_TEST_DATA_DIR "/spm-botchan-unigram-1000-t5/tokenizer.json"));
+  REQUIRE(t5.fused_path() == "whitespace words");
+  CHECK(t5.can_split_documents());
+  std::vector<std::int64_t> offsets;
+  CHECK(flat_ids(t5, {doc}, 3, offsets) == t5.encode(doc));
+  // SentencePiece BPE (Llama's Prepend + Replace): a part after the first
+  // continues a segment, so no "▁" goes in front of it.
+  const std::string llama_like = R"({"version":"1.0","added_tokens":[
+      {"id":0,"content":"<unk>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true}],
+    "normalizer":{"type":"Sequence","normalizers":[{"type":"Prepend","prepend":"\u2581"},
+                  {"type":"Replace","pattern":{"String":" "},"content":"\u2581"}]},
+    "pre_tokenizer":null,"post_processor":null,"decoder":null,
+    "model":{"type":"BPE","unk_token":"<unk>","fuse_unk":true,"byte_fallback":false,
+             "vocab":{"<unk>":0,"\u2581":1,"t":2,"h":3,"e":4,"\u2581t":5,"he":6,"\u2581the":7,"\u2581\u2581":8},
+             "merges":["\u2581 t","h e","\u2581t he","\u2581 \u2581"]}})";
+  const snaptok::Pipeline spm = snaptok::Pipeline::from_json(llama_like);
+  REQUIRE(spm.fused_path() == "SentencePiece BPE");
+  CHECK(spm.can_split_documents());
+  const std::vector<std::uint32_t> whole = spm.encode(doc);
+  for (const unsigned threads : {2u, 3u}) CHECK(flat_ids(spm, {doc}, threads, offsets) == whole);
+  snaptok::DocumentEncoder stream(spm, true, 1, 1);  // a cut at every cut point
+  std::vector<std::uint32_t> streamed;
+  const std::string_view head = std::string_view(doc).substr(0, 7 * 30000);
+  for (std::size_t at = 0; at < head.size(); at += 7) stream.feed(head.substr(at, 7), streamed);
+  stream.finish(streamed);
+  CHECK(streamed == spm.encode(head));
+}
+
 TEST_CASE("documents: concurrent callers, each with chunks on several threads, get their own ids") {
   // Each caller's chunks go into that caller's kept buffers; the buffers are
   // reused from call to call, and a smaller call after a larger one leaves

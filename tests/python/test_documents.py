@@ -30,11 +30,16 @@ GPT2 = ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"
 SAMPLE = ROOT / "python" / "snaptok" / "data" / "sample.txt"
 SHARED = ROOT.parent / "shared" / "data"
 
-# Shared tokenizers expected to cut documents (byte-level BPE on a known
-# pattern, no normalizer, no added token a cut could change).
+# Shared tokenizers expected to cut documents: byte-level BPE on a known
+# pattern, SentencePiece BPE (Prepend + Replace, or Metaspace without split)
+# and whitespace words (Unigram after WhitespaceSplit or Metaspace), with no
+# added token a cut could change and no truncation or padding in the file.
 EXPECT_CUTS = {"gpt2", "gpt2-split-original", "cl100k-hf-spelling", "cl100k-possessive", "o200k",
                "qwen2", "qwen3.5-mark", "deepseek-v3", "deepseek-v4", "kimi", "nemotron",
-               "roberta-base", "whisper-tiny", "phi-2"}
+               "roberta-base", "whisper-tiny", "phi-2", "claude-legacy",
+               "phi-3", "phi-3-mini", "spm-botchan-bpe-1000-llama-legacy", "spm-mistral-v3-llama-legacy",
+               "spm-botchan-unigram-1000-albert", "spm-botchan-unigram-1000-t5",
+               "spm-botchan-unigram-1000-xlnet", "t5-small"}
 
 
 @functools.lru_cache(maxsize=None)

@@ -108,7 +108,8 @@ def sentencepiece_bpe(layout: str, prepend_scheme: str = "always") -> str:
             {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
         data["pre_tokenizer"] = None
     else:
-        data["normalizer"] = precompiled_charsmap() if layout == "precompiled" else None
+        data["normalizer"] = {"precompiled": precompiled_charsmap(), "nfkc": {"type": "NFKC"},
+                              "lowercase": {"type": "Lowercase"}}.get(layout)
         data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁",
                                  "prepend_scheme": prepend_scheme, "split": False}
     return json.dumps(data)
@@ -138,6 +139,8 @@ BUILT = {
     "spm-bpe-normalizers": (lambda: sentencepiece_bpe("normalizers"), "SentencePiece BPE"),
     "spm-bpe-metaspace-always": (lambda: sentencepiece_bpe("metaspace"), "SentencePiece BPE"),
     "spm-bpe-precompiled": (lambda: sentencepiece_bpe("precompiled"), "SentencePiece BPE"),
+    "spm-bpe-nfkc": (lambda: sentencepiece_bpe("nfkc"), "SentencePiece BPE"),
+    "spm-bpe-lowercase-first": (lambda: sentencepiece_bpe("lowercase", "first"), "SentencePiece BPE"),
     "spm-bpe-metaspace-first": (lambda: sentencepiece_bpe("metaspace", "first"),
                                 "SentencePiece BPE"),
     "spm-bpe-metaspace-never": (lambda: sentencepiece_bpe("metaspace", "never"),
@@ -284,6 +287,40 @@ SENTENCEPIECE_BPE = [n for n, (_, path) in BUILT.items() if path == "SentencePie
 @given(text=SPM_BLOCK_TEXT, add_special_tokens=hst.booleans())
 def test_random_blocks_sentencepiece(name, text, add_special_tokens):
     assert_same(name, text, add_special_tokens)
+
+
+# A document streamed one char at a time with a part as small as allowed is
+# cut at every cut point ("word| word"): each part after the first
+# continues a segment (SentencePiece BPE prepends no "▁" to it), and must
+# add exactly the ids the whole has there. Parts are encoded in one thread.
+CUT_TEXT = hst.lists(
+    hst.one_of(hst.sampled_from(SPM_BLOCK_PIECES + ["a b", "Hello world", " x", "y ", "<s>", "</s>",
+                                                    "<unk>", "[CLS]", "é", "e\u0301 b", "Ａ b",
+                                                    "ﬁ x", "\u0600 a", "a \u0301"]),
+               hst.text(alphabet=hst.characters(max_codepoint=0x7F), min_size=1, max_size=6)),
+    min_size=1, max_size=40).map("".join)
+CUTTING = [n for n, (_, path) in BUILT.items() if path != "none" and n != "spm-bpe-precompiled"]
+
+
+def test_the_fused_paths_cut_documents():
+    assert all(pair(n)[1].can_split_documents for n in CUTTING)
+    # A Precompiled charsmap is no proven keeper of cut points.
+    assert not pair("spm-bpe-precompiled")[1].can_split_documents
+
+
+@pytest.mark.parametrize("name", CUTTING + shared_names())
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=CUT_TEXT, add_special_tokens=hst.booleans())
+def test_documents_cut_at_every_cut_point(name, text, add_special_tokens):
+    hf, st = pair(name)
+    want = hf.encode(text, add_special_tokens=add_special_tokens).ids
+    doc = st.document_encoder(add_special_tokens=add_special_tokens, num_threads=1, part_bytes=1)
+    got = []
+    for ch in text:
+        got += doc.feed(ch).tolist()
+    got += doc.finish().tolist()
+    assert got == want, f"{name}: the cut document differs from HF for {text!r}"
 
 
 def corpus_documents():

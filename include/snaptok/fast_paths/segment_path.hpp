@@ -39,6 +39,14 @@ class FunctionRef<R(Args...)> {
   R (*call_)(void*, Args...);
 };
 
+/// Where a segment handed to SegmentPath::encode begins.
+enum class SegmentStart : std::uint8_t {
+  kText,        // at the start of the input text
+  kAfterToken,  // right after an added token
+  kCutPoint,    // at a cut point (scanners/cut_points.hpp) of a document
+                // cut in parts: the segment's text before it is another part's
+};
+
 class SegmentPath {
  public:
   /// Appends the ids the general stages give for a span of a segment.
@@ -47,11 +55,16 @@ class SegmentPath {
   virtual ~SegmentPath() = default;
 
   /// Appends the ids of `segment`, a piece of the input between added
-  /// tokens; `at_text_start`: it begins the input text. `cache` is the
+  /// tokens (or its part from a cut point: see `start`). `cache` is the
   /// worker's cache for cache_owner(), or nullptr.
-  virtual void encode(std::string_view segment, bool at_text_start,
+  virtual void encode(std::string_view segment, SegmentStart start,
                       std::vector<std::uint32_t>& ids, runtime::PieceCache* cache,
                       General general) const = 0;
+
+  /// True when a segment cut at any of its cut points has the ids of the
+  /// part before the cut followed by those of the part from it (encoded
+  /// with SegmentStart::kCutPoint): documents may then be cut there.
+  virtual bool cuts_at_cut_points() const noexcept { return false; }
 
   /// The path's name, for diagnostics and tests.
   virtual std::string_view name() const noexcept = 0;

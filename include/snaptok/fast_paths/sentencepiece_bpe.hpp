@@ -63,11 +63,18 @@ class SentencePieceBpePath final : public SegmentPath {
 
   std::string_view name() const noexcept override { return "SentencePiece BPE"; }
 
+  // A cut point ("word| word") stays one after a normalizer that keeps cut
+  // points, and every ' ' after a letter is a cut of the path: the pieces
+  // on either side are those of the whole.
+  bool cuts_at_cut_points() const noexcept override {
+    return !normalizer_ || normalizer_->keeps_cut_points();
+  }
+
   // Pieces are cached by their text before ' ' -> "▁" (shorter keys: more
   // fit the short tier); a miss replaces the spaces and merges. A segment
   // the normalizer maps byte by byte is mapped one window of about
   // kWindowBytes at a time (each window ends at a cut).
-  void encode(std::string_view segment, bool at_text_start, std::vector<std::uint32_t>& ids,
+  void encode(std::string_view segment, SegmentStart start, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache, General) const override {
     if (segment.empty()) return;
     thread_local std::string whole, window;
@@ -82,10 +89,14 @@ class SentencePieceBpePath final : public SegmentPath {
       if (text.empty()) return;
     }
     const char first = mapped ? map(text.front()) : text.front();
+    // A part from a cut point continues a segment: its "▁" was prepended
+    // to the part that begins the segment.
     const bool prepend =
-        prepend_unconditionally_ ||
-        (first != ' ' && !(!mapped && text.starts_with(space_)) &&
-         (prepend_ == PrependScheme::always || (prepend_ == PrependScheme::first && at_text_start)));
+        start != SegmentStart::kCutPoint &&
+        (prepend_unconditionally_ ||
+         (first != ' ' && !(!mapped && text.starts_with(space_)) &&
+          (prepend_ == PrependScheme::always ||
+           (prepend_ == PrependScheme::first && start == SegmentStart::kText))));
     const Encoder encoder{*this};
     Pieces pieces(encoder, ids, cache, nullptr);
     for (std::size_t begin = 0; begin < text.size();) {

@@ -49,6 +49,7 @@
 #include "snaptok/pre_tokenizers/whitespace_split.hpp"
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/scanners/block_masks.hpp"
+#include "snaptok/scanners/cut_points.hpp"
 #include "snaptok/simd/byte_classes.hpp"
 #include "snaptok/unicode/properties.hpp"
 
@@ -99,7 +100,9 @@ class WhitespaceWordsPath final : public SegmentPath {
 
   std::string_view name() const noexcept override { return "whitespace words"; }
 
-  void encode(std::string_view segment, bool, std::vector<std::uint32_t>& ids,
+  // The text between two cuts is encoded alone (and a segment's start
+  // matters to no configuration the path takes): see cuts_at_cut_points.
+  void encode(std::string_view segment, SegmentStart, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache, General general) const override {
     runtime::PieceBatch<WhitespaceWordsPath> words(*this, ids, cache,
                                                    segment.data() + segment.size());
@@ -142,6 +145,19 @@ class WhitespaceWordsPath final : public SegmentPath {
     }
     words.finish();
     if (open < n) general(segment.substr(open), ids);  // a last run that is no cut
+  }
+
+  // When ' ' is a separator and every ASCII letter a word byte, the ' ' of
+  // a cut point ("word| word") is a cut of the whole segment
+  // (single_space_cuts), and at the start of the part from it (is_cut):
+  // either way the ' ' yields no piece of its own and the word after it is
+  // encoded alone.
+  bool cuts_at_cut_points() const noexcept override {
+    if (kind_[' '] != kSeparator) return false;
+    for (unsigned c = 'A'; c <= 'z'; ++c) {
+      if (scanners::is_ascii_letter(static_cast<char>(c)) && kind_[c] != kWordByte) return false;
+    }
+    return true;
   }
 
   /// PieceBatch's encoder: the ids of a fast word (at most one per byte,

@@ -14,8 +14,11 @@
 // both sides): a Split chain needs one stage that cuts at every cut point
 // (cuts_at_cut_points) for p to reach the model as a boundary.
 // test_scanners.cpp checks both properties against Oniguruma for every
-// pattern. Added tokens, normalizers and post-processors are the
-// tokenizer's to rule on (Tokenizer::can_split_documents).
+// pattern. The segment paths prove their own (SegmentPath::
+// cuts_at_cut_points): SentencePiece BPE cuts before every space that
+// follows a letter, and whitespace words at every lone space between ASCII
+// words. Added tokens, normalizers and post-processors are the tokenizer's
+// to rule on (Tokenizer::can_split_documents).
 #pragma once
 
 #include <cstddef>
