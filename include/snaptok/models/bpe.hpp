@@ -614,17 +614,18 @@ class BpeModel final : public VocabModel {
 
   // The vocabulary id of the whole raw piece's byte-level text, if any
   // (with ignore_merges). A short piece asks the short-token map (one cache
-  // line); a long one the trie of raw tokens (which merge_raw_in_chunks
-  // needs anyway): it gives up at the first byte no token goes on with,
-  // where a hash lookup would first rewrite and hash the whole piece; the
-  // ones between, the vocabulary.
+  // line); a longer one the trie of raw tokens (which merge_raw_in_chunks
+  // needs anyway, and has built for a piece over kStackMergeBytes): it
+  // gives up at the first byte no token goes on with, where a hash lookup
+  // would first rewrite and hash the whole piece; the ones between, while
+  // no trie is built, the vocabulary.
   std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
     if (raw.size() <= detail::ShortTokenMap::kMaxBytes) {
       const std::uint32_t id = short_tokens_.find(detail::ShortKey::of(raw.data(), raw.size(), false));
       if (id == detail::ShortTokenMap::kNone) return std::nullopt;
       return id;
     }
-    if (raw.size() > kStackMergeBytes) {
+    if (raw.size() > kStackMergeBytes || raw_tokens_->ready()) {
       const std::uint32_t id = raw_token_table().trie.find(raw);
       if (id == detail::DoubleArrayTrie::kNone) return std::nullopt;
       return id;
