@@ -1211,10 +1211,11 @@ class Pipeline {
   // The fused stage for the text between added tokens, when not byte-level
   // (used when the added tokens allow: segment_path()).
   std::shared_ptr<const SegmentPath> segment_path_;
-  // Documents may be cut at cut points (when the settings and the added
-  // tokens allow; see splits_documents), and what the post-processor puts around a sequence,
-  // without and with special tokens.
+  // The fused path proves its cuts at cut points: documents may be cut
+  // there when the settings and the added tokens allow (splits_documents).
   bool cut_points_exact_ = false;
+  // What the post-processor puts around a sequence, without and with
+  // special tokens.
   SequenceWrap wraps_[2];
 
   friend class DocumentEncoder;
