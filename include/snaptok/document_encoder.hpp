@@ -40,7 +40,7 @@ class DocumentEncoder {
       : tokenizer_(tokenizer),
         settings_(tokenizer.settings()),
         add_special_tokens_(add_special_tokens),
-        threads_(Pipeline::resolve_threads(num_threads)),
+        threads_(runtime::resolve_threads(num_threads)),
         splits_(tokenizer.splits_documents(*settings_, add_special_tokens)),
         part_bytes_(std::max<std::size_t>(part_bytes, 1)) {}
   /// The same over a Tokenizer handle (which must outlive the encoder).
@@ -93,9 +93,9 @@ class DocumentEncoder {
   void encode_pending(std::size_t end, bool last, std::vector<std::uint32_t>& ids) {
     const std::string_view part(pending_.data(), end);
     const bool first = encoded_ == 0;
-    const std::size_t part_bytes = Pipeline::part_bytes_for(splits_);
-    std::vector<Pipeline::Unit> units;
-    Pipeline::add_units(0, part, encoded_, first, last, part_bytes, units);
+    const std::size_t part_bytes = runtime::part_bytes_for(splits_);
+    std::vector<runtime::Unit> units;
+    runtime::add_units(0, part, encoded_, first, last, part_bytes, units);
     try {
       tokenizer_.encode_units(*settings_, units, add_special_tokens_, threads_, ids, {});
     } catch (...) {

@@ -14,16 +14,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -42,8 +39,8 @@
 #include "snaptok/pre_tokenizers/factory.hpp"
 #include "snaptok/processors/factory.hpp"
 #include "snaptok/processors/sequence_wrap.hpp"
+#include "snaptok/runtime/batch.hpp"
 #include "snaptok/runtime/settings.hpp"
-#include "snaptok/runtime/thread_pool.hpp"
 #include "snaptok/runtime/workspace.hpp"
 #include "snaptok/scanners/cut_points.hpp"
 #include "snaptok/st/format.hpp"
@@ -293,15 +290,15 @@ class Pipeline {
       }
       return;
     }
-    const unsigned threads = resolve_threads(num_threads);
-    const std::size_t part_bytes = part_bytes_for(splits_documents(*settings, add_special_tokens));
-    Scratch<Unit> scratch_units;
-    std::vector<Unit>& units = scratch_units.get();
+    const unsigned threads = runtime::resolve_threads(num_threads);
+    const std::size_t part_bytes = runtime::part_bytes_for(splits_documents(*settings, add_special_tokens));
+    runtime::Scratch<runtime::Unit> scratch_units;
+    std::vector<runtime::Unit>& units = scratch_units.get();
     units.reserve(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
-      add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
+      runtime::add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
     }
-    for (Unit& u : units) u.utf8_checked = utf8_checked;
+    for (runtime::Unit& u : units) u.utf8_checked = utf8_checked;
     encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
   }
 
@@ -355,17 +352,17 @@ class Pipeline {
     }
     const auto settings = settings_.load();
     std::vector<Encoding> out(texts.size());
-    const unsigned threads = resolve_threads(num_threads);
+    const unsigned threads = runtime::resolve_threads(num_threads);
     std::vector<std::size_t> bounds;
-    chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
-    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
+    runtime::chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
+    runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         try {
           out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
                                     add_special_tokens, /*ids_only=*/false, /*pair_type_id=*/fast ? 0 : 1);
           if (fast) out[i].drop_alignments();
         } catch (const detail::InvalidUtf8& e) {
-          throw item_error(e, i);
+          throw runtime::item_error(e, i);
         }
       }
     });
@@ -643,7 +640,7 @@ class Pipeline {
     const AddedVocabulary& added = *settings.added_tokens;
     if (const SegmentPath* segment_path = this->segment_path(settings)) {
       runtime::PieceCache* cache =
-          ws.cache(segment_path->cache_owner(), settings.cache_budget, default_threads());
+          ws.cache(segment_path->cache_owner(), settings.cache_budget, runtime::default_threads());
       auto general = [&](std::string_view span, std::vector<std::uint32_t>& out) {
         encode_span_ids(span, out);
       };
@@ -660,7 +657,7 @@ class Pipeline {
     }
     runtime::PieceCache* cache =
         byte_level_bpe_
-            ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, default_threads())
+            ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, runtime::default_threads())
             : nullptr;
     const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
     if (byte_level_bpe_ && (nothing_to_normalize || !added.has_normalized_tokens())) {
@@ -724,37 +721,10 @@ class Pipeline {
     }
   }
 
-  // One piece of a batch's work: all of text `text`, or a part of it from
-  // byte `at` that begins and ends at cut points (or the text's ends);
-  // `first` / `last`: the part begins / ends the text (both: the whole).
-  struct Unit {
-    std::size_t text;
-    std::string_view bytes;
-    std::size_t at;
-    bool first, last;
-    bool utf8_checked = false;  // known to be valid UTF-8
-  };
-
-  // Appends the units of `bytes` (text `index` from byte `at`): parts of
-  // about `part_bytes` (the last one 0.5 to 1.5 times that) cut at cut
-  // points, or one unit when part_bytes is 0 or the text has no cut point
-  // where one is wanted.
-  static void add_units(std::size_t index, std::string_view bytes, std::size_t at, bool first,
-                        bool last, std::size_t part_bytes, std::vector<Unit>& units) {
-    std::size_t begin = 0;
-    while (part_bytes && bytes.size() - begin >= part_bytes + part_bytes / 2) {
-      const std::size_t cut = scanners::next_cut_point(bytes, begin + part_bytes);
-      if (cut == std::string_view::npos) break;
-      units.push_back({index, bytes.substr(begin, cut - begin), at + begin, first && begin == 0, false});
-      begin = cut;
-    }
-    units.push_back({index, bytes.substr(begin), at + begin, first && begin == 0, last});
-  }
-
   // Appends the ids of `unit` to `out`: a whole text through encode_ids, a
   // part through the model stage with the post-processor's ids before the
   // first part and after the last.
-  void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const Unit& unit,
+  void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const runtime::Unit& unit,
                    bool add_special_tokens, std::vector<std::uint32_t>& out) const {
     if (unit.first && unit.last) {
       encode_ids(settings, ws, unit.bytes, add_special_tokens, out, unit.utf8_checked);
@@ -767,72 +737,15 @@ class Pipeline {
     if (unit.last) out.insert(out.end(), wrap.after.begin(), wrap.after.end());
   }
 
-  // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
-  // threads: chunks of units of about equal bytes are taken by free
-  // threads; chunk 0 writes into `ids`, the others into the calling
-  // thread's ChunkBuffers, appended in order as they complete. When `offsets` is
-  // not empty, offsets[t + 1] becomes the end of text t's ids for every text
-  // whose last unit is here.
-  void encode_units(const EncodeSettings& settings, std::span<const Unit> units,
+  // Appends the ids of `units` (in text order) to `ids` on up to `threads`
+  // threads (runtime::encode_units); `offsets` as there.
+  void encode_units(const EncodeSettings& settings, std::span<const runtime::Unit> units,
                     bool add_special_tokens, unsigned threads, std::vector<std::uint32_t>& ids,
                     std::span<std::int64_t> offsets) const {
-    // This thread's reused scratch, so that a warm one-thread call allocates
-    // nothing (a reference: tasks on other threads must see this thread's).
-    Scratch<std::size_t> scratch_bounds;
-    std::vector<std::size_t>& bounds = scratch_bounds.get();
-    chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads, bounds);
-    const std::size_t chunks = bounds.size() - 1;
-    ChunkBuffers chunk_ids(chunks);
-    // Room for an id per 3 bytes (most text needs less; pages never written
-    // cost nothing) saves the copies of growing from empty; `ids` gets room
-    // for every chunk, so placing them moves nothing already there.
-    std::size_t all_bytes = 0;
-    for (const Unit& u : units) all_bytes += u.bytes.size();
-    auto reserve = [](std::vector<std::uint32_t>& v, std::size_t n) {
-      if (v.capacity() >= n) return;
-      v.reserve(n);
-      runtime::advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
-    };
-    reserve(ids, ids.size() + all_bytes / 3 + 16);
-    // Chunks 1.. are appended to `ids` in order, each as soon as every chunk
-    // before it is done, by the thread that completes that run: most of the
-    // copying then overlaps the encoding of later chunks. (Appending, not
-    // growing `ids` to the total first: that would zero every element
-    // before the copy overwrote it.)
-    std::mutex placing;
-    Scratch<std::uint8_t> scratch_done;
-    std::vector<std::uint8_t>& done = scratch_done.get();
-    done.assign(chunks, 0);
-    std::size_t next_to_place = 1;
-    auto place = [&](std::size_t c) {
-      const auto start = static_cast<std::int64_t>(ids.size());
-      ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
-      if (offsets.empty()) return;
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        if (units[u].last) offsets[units[u].text + 1] += start;
-      }
-    };
-    run_tasks(chunks, threads, [&](std::size_t c, runtime::Workspace& ws) {
-      std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
-      std::size_t bytes = 0;
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
-      if (c > 0) reserve(out, bytes / 3 + 16);
-      for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
-        try {
-          encode_unit(settings, ws, units[u], add_special_tokens, out);
-        } catch (const detail::InvalidUtf8& e) {
-          if (offsets.empty()) throw;  // one document (DocumentEncoder): "input text"
-          throw item_error(e, units[u].text);
-        }
-        if (units[u].last && !offsets.empty()) {
-          offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
-        }
-      }
-      if (chunks == 1) return;
-      std::lock_guard lock(placing);
-      done[c] = 1;
-      while (done[0] && next_to_place < chunks && done[next_to_place]) place(next_to_place++);
-    });
+    runtime::encode_units(units, threads, ids, offsets,
+                          [&](const runtime::Unit& unit, runtime::Workspace& ws, std::vector<std::uint32_t>& out) {
+                            encode_unit(settings, ws, unit, add_special_tokens, out);
+                          });
   }
 
   // Added-token split + normalization, then pre-tokenization.
@@ -847,15 +760,15 @@ class Pipeline {
                                                       bool add_special_tokens,
                                                       unsigned num_threads) const {
     std::vector<std::vector<std::uint32_t>> rows(texts.size());
-    const unsigned threads = resolve_threads(num_threads);
+    const unsigned threads = runtime::resolve_threads(num_threads);
     std::vector<std::size_t> bounds;
-    chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
-    run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
+    runtime::chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
+    runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         try {
           encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
         } catch (const detail::InvalidUtf8& e) {
-          throw item_error(e, i);
+          throw runtime::item_error(e, i);
         }
       }
     });
@@ -1044,158 +957,6 @@ class Pipeline {
       out = std::move(one.front());
     }
     return out;
-  }
-
-  // A batch is cut into about this many chunks per thread (free threads
-  // take the next chunk, so uneven texts even out), each of at least
-  // kMinChunkBytes (below that, handing work over costs more than it saves).
-  static constexpr std::size_t kChunksPerThread = 8;
-  static constexpr std::size_t kMinChunkBytes = 64 << 10;
-  // A text that may be cut is cut into parts of about this size, on any
-  // number of threads: each stage's pass over a part (UTF-8 check, added
-  // tokens, the scan) then finds it in the core's L2 cache, where one pass
-  // over a whole long text after another would stream it from memory.
-  static constexpr std::size_t kPartBytes = 256 << 10;
-
-  // Returns the size of the parts to cut texts into, or 0 (no cuts) when
-  // documents may not be cut.
-  static std::size_t part_bytes_for(bool may_cut) { return may_cut ? kPartBytes : 0; }
-
-  // Threads used when a call asks for 0: $SNAPTOK_NUM_THREADS when set to a
-  // positive number, else every core this process may run on.
-  static unsigned default_threads() {
-    static const unsigned n = [] {
-      if (const char* env = std::getenv("SNAPTOK_NUM_THREADS")) {
-        const long v = std::strtol(env, nullptr, 10);
-        if (v > 0) return static_cast<unsigned>(v);
-      }
-      return runtime::available_cores();
-    }();
-    return n;
-  }
-  static unsigned resolve_threads(unsigned num_threads) {
-    return num_threads ? num_threads : default_threads();
-  }
-
-  // The invalid-UTF-8 error of batch item `i`, naming it: "texts[i]" (or
-  // "pairs[i]" for a pair's text) instead of "input text".
-  static detail::InvalidUtf8 item_error(const detail::InvalidUtf8& e, std::size_t i) {
-    const char* list = e.subject() == "input pair text" ? "pairs[" : "texts[";
-    return detail::InvalidUtf8(list + std::to_string(i) + "]", e.byte());
-  }
-
-  // A value of this thread's kept from call to call (Tag tells apart the
-  // uses of one type); a nested use on the same thread gets a fresh one.
-  // value() is the constructing thread's, also when tasks on other threads
-  // reach it through this object.
-  template <class V, class Tag>
-  class ThreadKept {
-   public:
-    ThreadKept() : busy_(in_use()), value_(busy_ ? &own_ : &kept()) { in_use() = true; }
-    ~ThreadKept() {
-      if (!busy_) in_use() = false;
-    }
-    ThreadKept(const ThreadKept&) = delete;
-    ThreadKept& operator=(const ThreadKept&) = delete;
-    V& value() noexcept { return *value_; }
-
-   private:
-    static V& kept() {
-      thread_local V v;
-      return v;
-    }
-    static bool& in_use() {
-      thread_local bool busy = false;
-      return busy;
-    }
-    bool busy_;
-    V own_;
-    V* value_;
-  };
-
-  // The id buffers of encode_units' chunks (all but chunk 0, which writes
-  // into the caller's vector), the calling thread's, kept from call to call
-  // up to kKeptBytes of capacity in all: a repeated call then writes into
-  // pages it already has, not fresh ones the kernel must fault in and zero
-  // (a tenth of a two-thread call's time). Workers write into the caller's
-  // buffers, so concurrent calls never share one.
-  class ChunkBuffers {
-   public:
-    static constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
-    explicit ChunkBuffers(std::size_t chunks) {
-      std::vector<std::vector<std::uint32_t>>& all = buffers_.value();
-      if (all.size() < chunks) all.resize(chunks);
-      for (std::vector<std::uint32_t>& b : all) b.clear();
-    }
-    ~ChunkBuffers() {
-      std::size_t kept = 0;
-      for (std::vector<std::uint32_t>& b : buffers_.value()) {
-        kept += b.capacity() * sizeof(std::uint32_t);
-        if (kept > kKeptBytes) std::vector<std::uint32_t>().swap(b);
-      }
-    }
-    std::vector<std::uint32_t>& operator[](std::size_t chunk) { return buffers_.value()[chunk]; }
-
-   private:
-    ThreadKept<std::vector<std::vector<std::uint32_t>>, ChunkBuffers> buffers_;
-  };
-
-  // A vector of this thread's that keeps its capacity from call to call
-  // (cleared on get()) up to kKeptElements, so that small batches allocate
-  // nothing and a huge one does not pin its memory.
-  template <class T>
-  class Scratch {
-   public:
-    static constexpr std::size_t kKeptElements = std::size_t{1} << 16;
-    ~Scratch() {
-      if (vector_.value().capacity() > kKeptElements) std::vector<T>().swap(vector_.value());
-    }
-    std::vector<T>& get() {
-      vector_.value().clear();
-      return vector_.value();
-    }
-
-   private:
-    ThreadKept<std::vector<T>, Scratch> vector_;
-  };
-
-  // Sets `bounds` to those of contiguous chunks of items [0, count) of
-  // about equal bytes (size_of(i) each): chunk c is [bounds[c], bounds[c + 1]);
-  // at least one chunk. (An out-parameter: a reused vector costs no allocation.)
-  template <class SizeOf>
-  static void chunk_bounds(std::size_t count, SizeOf&& size_of, unsigned threads,
-                           std::vector<std::size_t>& bounds) {
-    std::size_t bytes = 0;
-    for (std::size_t i = 0; i < count; ++i) bytes += size_of(i);
-    const std::size_t wanted =
-        threads <= 1 ? 1
-                     : std::min<std::size_t>({std::size_t{threads} * kChunksPerThread, count,
-                                              bytes / kMinChunkBytes + 1});
-    bounds.assign(1, 0);
-    std::size_t acc = 0, next_cut = bytes / std::max<std::size_t>(wanted, 1);
-    for (std::size_t i = 0; i < count && bounds.size() < wanted; ++i) {
-      acc += size_of(i);
-      if (acc >= next_cut) {
-        bounds.push_back(i + 1);
-        next_cut = bytes * bounds.size() / wanted;
-      }
-    }
-    if (bounds.back() != count || bounds.size() == 1) bounds.push_back(count);
-  }
-
-  // Runs fn(task, workspace) for every task in [0, tasks) on the engine's
-  // pool (the calling thread too), at most `threads` at once; rethrows the
-  // first error. Each thread's cache counts reach the budget afterwards.
-  template <class Fn>
-  static void run_tasks(std::size_t tasks, unsigned threads, Fn&& fn) {
-    runtime::ThreadPool::instance().run(tasks, threads, [&](std::size_t task) {
-      runtime::Workspace& ws = runtime::Workspace::current();
-      struct FlushCounts {
-        runtime::Workspace& ws;
-        ~FlushCounts() { ws.flush_counts(); }
-      } flush{ws};
-      fn(task, ws);
-    });
   }
 
   st::PipelineJson pipeline_json_;  // what a .st pipeline section holds
