@@ -15,8 +15,9 @@ Formats (see the README's "Command line" section for the exact layout):
   header + ids is combined from the two parts (``crc32_combine``). With
   ``--compress`` the ids are spooled to a temporary file and deflated into
   the zip when the shard ends.
-* bin: ``.bin`` is the raw little-endian ids; ``.idx`` is a 32-byte header
-  (``IDX_HEADER``) followed by int64 document offsets.
+* bin: ``.bin`` is the raw little-endian ids, written around the page cache
+  where the file system allows (``DirectFile``); ``.idx`` is a 32-byte
+  header (``IDX_HEADER``) followed by int64 document offsets.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 
 from .common import CliError, Cursor, fsync_directory, publish, temp_path, unlink_quietly, \
     write_file_atomically
+from .direct_file import DirectFile
 
 IDX_MAGIC = b"SNAPTIDX"
 IDX_VERSION = 1
@@ -204,6 +206,8 @@ class _Shard:
         """Asks the kernel to start writing what the ids file holds so far
         (POSIX_FADV_DONTNEED starts asynchronous writeback on Linux, then lets
         the clean pages go); a no-op where unsupported."""
+        if getattr(f, "direct", False):  # DirectFile: nothing in the page cache
+            return
         end = f.tell()
         if _FADV_DONTNEED is None or end - self._written_back < _WRITEBACK_BYTES:
             return
@@ -214,10 +218,12 @@ class _Shard:
             pass
         self._written_back = end
 
-    def _temp(self, final: str, mode: str = "wb"):
+    def _temp(self, final: str, mode: str = "wb", direct: bool = False):
+        """Opens a temporary file for `final`: open(path, mode), or with
+        `direct` a DirectFile (written once, bypassing the page cache)."""
         path = temp_path(final)
         self._temps.append(path)
-        f = open(path, mode)
+        f = DirectFile(path) if direct else open(path, mode)
         self._open.append(f)
         return path, f
 
@@ -300,7 +306,7 @@ class NpzShard(_Shard):
 class BinShard(_Shard):
     def __init__(self, files: List[str], dtype):
         super().__init__(files, dtype)
-        self._bin_tmp, self._bin = self._temp(files[0])
+        self._bin_tmp, self._bin = self._temp(files[0], direct=True)
         self._idx_tmp, self._idx = self._temp(files[1])
         self._idx.write(b"\0" * IDX_HEADER.size)
         self._idx.write(np.zeros(1, "<i8").tobytes())

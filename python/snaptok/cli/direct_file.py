@@ -1,0 +1,110 @@
+"""A write-only file that bypasses the page cache (``O_DIRECT``) where it can.
+
+``snaptok encode`` writes gigabytes of ids once and does not read them back.
+Through the page cache, the kernel copies every byte into a new cache page
+first. Where new pages are slow to get, that copy costs more CPU than the
+encoding. On the development VM, 2.2 GB written in 16 MiB pieces ran at
+385-5,182 MB/s buffered, with up to 6 s of system time, and at a steady
+2.0-2.2 GB/s with 0.1 s direct.
+
+Bytes are gathered in a page-aligned staging buffer and written in whole
+blocks. ``flush()`` writes the rest with ``O_DIRECT`` turned off; the file
+is a plain unbuffered one after that. Where the platform has no
+``O_DIRECT`` or the file system refuses it (tmpfs), the file is a plain
+unbuffered one from the start.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+try:
+    import fcntl
+except ImportError:  # Windows: no O_DIRECT either
+    fcntl = None
+
+# O_DIRECT needs the buffer address, the length and the file offset aligned
+# to the device's logical block size; 4096 covers every common device.
+_BLOCK = 4096
+STAGING_BYTES = 8 << 20
+
+
+class DirectFile:
+    def __init__(self, path: str):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+        o_direct = getattr(os, "O_DIRECT", 0)
+        self._fd = -1
+        self.direct = False
+        if o_direct and fcntl is not None:
+            try:
+                self._fd = os.open(path, flags | o_direct, 0o666)
+                self.direct = True
+            except OSError:  # EINVAL: this file system refuses O_DIRECT
+                pass
+        if self._fd < 0:
+            self._fd = os.open(path, flags, 0o666)
+        self._staging = mmap.mmap(-1, STAGING_BYTES) if self.direct else None
+        self._staged = 0
+        self._size = 0  # bytes given to write()
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def tell(self) -> int:
+        return self._size
+
+    def write(self, data) -> None:
+        with memoryview(data) as view, view.cast("B") as data_bytes:
+            self._size += data_bytes.nbytes
+            if not self.direct:
+                _write_all(self._fd, data_bytes)
+                return
+            at = 0
+            while at < data_bytes.nbytes:
+                n = min(data_bytes.nbytes - at, STAGING_BYTES - self._staged)
+                self._staging[self._staged:self._staged + n] = data_bytes[at:at + n]
+                self._staged += n
+                at += n
+                if self._staged == STAGING_BYTES:
+                    self._write_staged(STAGING_BYTES)
+
+    def flush(self) -> None:
+        """Writes every staged byte: the whole blocks directly, the rest with
+        O_DIRECT off (and it stays off)."""
+        if not self.direct:
+            return
+        self._write_staged(self._staged - self._staged % _BLOCK)
+        fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
+        self.direct = False
+        self._write_staged(self._staged)
+        self._staging.close()
+        self._staging = None
+
+    def close(self) -> None:
+        if self._fd < 0:
+            return
+        try:
+            self.flush()
+        finally:
+            if self._staging is not None:
+                self._staging.close()
+                self._staging = None
+            os.close(self._fd)
+            self._fd = -1
+
+    def _write_staged(self, n: int) -> None:
+        """Writes the first n staged bytes and moves the rest to the front."""
+        if n == 0:
+            return
+        with memoryview(self._staging) as staged:
+            _write_all(self._fd, staged[:n])
+        rest = self._staged - n
+        if rest:
+            self._staging.move(0, n, rest)
+        self._staged = rest
+
+
+def _write_all(fd: int, data: memoryview) -> None:
+    while data.nbytes:
+        data = data[os.write(fd, data):]
