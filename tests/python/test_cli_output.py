@@ -91,7 +91,8 @@ def test_crc32_combine_matches_zlib():
 def test_direct_file_writes_every_byte(tmp_path, monkeypatch, o_direct):
     # A staging buffer of three blocks, so that pieces of odd sizes cross it,
     # fill it exactly, and leave tails that are not whole blocks; then a
-    # flush() mid-file (O_DIRECT turned off), more writes, and close().
+    # flush() mid-file (O_DIRECT turned off), more writes, and close(); then
+    # seek() back to patch a header.
     # Without O_DIRECT (a platform or file system without it) it is a plain
     # unbuffered file.
     from snaptok.cli import direct_file
@@ -116,6 +117,20 @@ def test_direct_file_writes_every_byte(tmp_path, monkeypatch, o_direct):
     f.close()  # a second close does nothing
     with open(path, "rb") as g:
         assert g.read() == b"".join(pieces)
+
+    # A header patched at the end, as a zip member's: seek() flushes first.
+    f = direct_file.DirectFile(path)
+    f.write(b"\0" * 16)
+    f.write(pieces[5])
+    end = f.tell()
+    f.seek(3)
+    f.write(b"patch")
+    f.seek(end)
+    f.write(b"tail")
+    assert f.tell() == end + 4
+    f.close()
+    with open(path, "rb") as g:
+        assert g.read() == b"\0" * 3 + b"patch" + b"\0" * 8 + pieces[5] + b"tail"
 
 
 @pytest.mark.parametrize("dtype,n", [(np.uint32, 0), (np.uint16, 7), (np.int64, 10**15)])

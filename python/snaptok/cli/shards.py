@@ -15,9 +15,11 @@ Formats (see the README's "Command line" section for the exact layout):
   header + ids is combined from the two parts (``crc32_combine``). With
   ``--compress`` the ids are spooled to a temporary file and deflated into
   the zip when the shard ends.
-* bin: ``.bin`` is the raw little-endian ids, written around the page cache
-  where the file system allows (``DirectFile``); ``.idx`` is a 32-byte
-  header (``IDX_HEADER``) followed by int64 document offsets.
+* bin: ``.bin`` is the raw little-endian ids; ``.idx`` is a 32-byte header
+  (``IDX_HEADER``) followed by int64 document offsets.
+
+The .npz and the .bin, gigabytes written once, go around the page cache
+where the file system allows (``DirectFile``).
 """
 
 from __future__ import annotations
@@ -261,7 +263,7 @@ class NpzShard(_Shard):
     def __init__(self, files: List[str], dtype, compress: bool):
         super().__init__(files, dtype)
         self.compress = compress
-        self._zip_tmp, self._zip = self._temp(files[0])
+        self._zip_tmp, self._zip = self._temp(files[0], direct=True)
         self._ends_tmp, self._ends = self._temp(files[0], "w+b")
         self._ends.write(np.zeros(1, "<i8").tobytes())
         if compress:
