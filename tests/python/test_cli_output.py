@@ -94,13 +94,14 @@ def test_direct_file_writes_every_byte(tmp_path, monkeypatch, o_direct):
     # flush() mid-file (O_DIRECT turned off), more writes, and close(); then
     # seek() back to patch a header.
     # Without O_DIRECT (a platform or file system without it) it is a plain
-    # unbuffered file.
+    # unbuffered file that hands its pages to writeback as it goes.
     from snaptok.cli import direct_file
 
     path = str(tmp_path / "direct.bin")
     if not o_direct:
         monkeypatch.delattr(os, "O_DIRECT", raising=False)
     monkeypatch.setattr(direct_file, "STAGING_BYTES", 3 * 4096)
+    monkeypatch.setattr(direct_file, "WRITEBACK_BYTES", 2 * 4096)  # the plain file's writeback runs too
     rng = np.random.default_rng(7)
     sizes = [1, 4095, 4097, 12288, 12288 - 4097 - 4095 - 1, 3 * 4096 + 5, 0, 100_000, 3]
     pieces = [rng.integers(0, 256, n, dtype=np.uint8).tobytes() for n in sizes]

@@ -18,8 +18,8 @@ Formats (see the README's "Command line" section for the exact layout):
 * bin: ``.bin`` is the raw little-endian ids; ``.idx`` is a 32-byte header
   (``IDX_HEADER``) followed by int64 document offsets.
 
-The .npz and the .bin, gigabytes written once, go around the page cache
-where the file system allows (``DirectFile``).
+The .npz and the .bin, gigabytes written once, go through ``DirectFile``
+(around the page cache where the file system allows).
 """
 
 from __future__ import annotations
@@ -43,10 +43,6 @@ IDX_HEADER = struct.Struct("<8sIIQQ")
 MANIFEST_VERSION = 1
 NPY_HEADER_BYTES = 128
 _COPY_BYTES = 16 << 20
-# Start the disk writes of every this many bytes of ids as they are written,
-# rather than leaving gigabytes for the fsync at the end of the shard.
-_WRITEBACK_BYTES = 64 << 20
-_FADV_DONTNEED = getattr(os, "POSIX_FADV_DONTNEED", None)
 
 # --------------------------------------------------------------------------
 # CRC-32 of a concatenation, from the CRCs of its parts.
@@ -202,23 +198,6 @@ class _Shard:
         self.documents = 0
         self._temps: List[str] = []
         self._open: list = []
-        self._written_back = 0
-
-    def _start_writeback(self, f) -> None:
-        """Asks the kernel to start writing what the ids file holds so far
-        (POSIX_FADV_DONTNEED starts asynchronous writeback on Linux, then lets
-        the clean pages go); a no-op where unsupported."""
-        if getattr(f, "direct", False):  # DirectFile: nothing in the page cache
-            return
-        end = f.tell()
-        if _FADV_DONTNEED is None or end - self._written_back < _WRITEBACK_BYTES:
-            return
-        f.flush()
-        try:
-            os.posix_fadvise(f.fileno(), self._written_back, end - self._written_back, _FADV_DONTNEED)
-        except OSError:
-            pass
-        self._written_back = end
 
     def _temp(self, final: str, mode: str = "wb", direct: bool = False):
         """Opens a temporary file for `final`: open(path, mode), or with
@@ -275,7 +254,6 @@ class NpzShard(_Shard):
     def _write_ids(self, ids):
         if self._member is not None:
             self._member.write(ids)
-            self._start_writeback(self._zip)
         else:  # a spool, read back at close: keep it cached
             self._ids.write(memoryview(ids).cast("B"))
 
@@ -315,7 +293,6 @@ class BinShard(_Shard):
 
     def _write_ids(self, ids):
         self._bin.write(memoryview(np.ascontiguousarray(ids, self.dtype.newbyteorder("<"))).cast("B"))
-        self._start_writeback(self._bin)
 
     def _write_ends(self, ends):
         self._idx.write(memoryview(ends).cast("B"))
