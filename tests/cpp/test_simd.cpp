@@ -8,6 +8,7 @@
 #include <snaptok/simd/dispatch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -318,6 +319,95 @@ TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+
+TEST_CASE("simd: block_piece_keys equals the reference on every target") {
+  using snaptok::simd::PieceKeyColumns;
+  using snaptok::simd::PieceKeyTable;
+  constexpr std::size_t kSlots = 3 + 64 + snaptok::simd::kPieceKeysSlack;
+  struct Columns {
+    const char* data[kSlots];
+    std::uint64_t size[kSlots];
+    std::uint64_t lo[kSlots];
+    std::uint64_t hi[kSlots];
+    std::byte* set[kSlots];
+    PieceKeyColumns view() { return {data, size, lo, hi, set}; }
+  };
+  // A table of 2^10 sets of 128 bytes (prefetched, never read).
+  std::vector<std::byte> sets(std::size_t{128} << 10);
+  const PieceKeyTable table{sets.data(), 64 - 10, 7};
+  std::size_t targets_run = 0;
+  std::size_t kernels = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    const snaptok::simd::PieceKeysFn kernel = snaptok::simd::piece_keys_kernel();
+    kernels += kernel != nullptr;
+    std::mt19937_64 rng(11);
+    auto want = std::make_unique<Columns>();
+    auto got = std::make_unique<Columns>();
+    auto got_kernel = std::make_unique<Columns>();
+    bool ok = true;
+    for (int round = 0; round < 3000 && ok; ++round) {
+      // Random bytes (any value: the kernel must not care), and starts from
+      // none to all 64, sparse and dense, with bit 0 and bit 63 often set.
+      std::string block(64, '\0');
+      for (char& c : block) c = static_cast<char>(rng());
+      std::uint64_t starts = rng();
+      switch (round % 6) {
+        case 0: starts &= rng() & rng(); break;  // sparse: long pieces
+        case 1: starts |= rng(); break;          // dense: short pieces
+        case 2: starts = ~std::uint64_t{0} >> (rng() % 64); break;  // one-byte pieces
+        case 3: starts |= std::uint64_t{1} | std::uint64_t{1} << 63; break;
+        case 4: starts &= rng() | rng(); break;
+        default: break;
+      }
+      const std::size_t at = static_cast<std::size_t>(rng() % 4);
+      const std::size_t n = snaptok::simd::block_piece_keys_scalar(block.data(), starts, table, want->view(), at);
+      const std::size_t bits = static_cast<std::size_t>(std::popcount(starts));
+      ok = n == (bits > 0 ? bits - 1 : 0);
+      auto same = [&](const Columns& c, std::size_t count) {
+        if (count != n) return false;
+        for (std::size_t i = at; i < at + n; ++i) {
+          if (c.data[i] != want->data[i] || c.size[i] != want->size[i]) return false;
+          // The key and set of a piece of 16 bytes or more are unspecified.
+          if (want->size[i] <= 15 && (c.lo[i] != want->lo[i] || c.hi[i] != want->hi[i] || c.set[i] != want->set[i]))
+            return false;
+        }
+        return true;
+      };
+      ok = ok && same(*got, snaptok::simd::block_piece_keys(block.data(), starts, table, got->view(), at));
+      if (kernel) ok = ok && same(*got_kernel, kernel(block.data(), starts, table, got_kernel->view(), at));
+      if (!ok) {
+        INFO("starts " << std::hex << starts << " at " << at << "\n" << hex(block.data(), 64));
+        CHECK(ok);
+      }
+    }
+    // Each key is ShortKey's, and its set is where the key's hash leads.
+    const std::string text = "Hello, world! It's 2024 and the cache keys agree.   ok";
+    std::uint64_t starts = 0;
+    for (int i : {0, 5, 6, 12, 13, 17, 18, 19, 24, 29, 33, 39, 44, 49, 51, 53}) starts |= std::uint64_t{1} << i;
+    std::string block = text + std::string(64 - text.size(), ' ');
+    const std::size_t n = snaptok::simd::block_piece_keys(block.data(), starts, table, got->view(), 0);
+    CHECK(n == 15);
+    for (std::size_t i = 0; i < n; ++i) {
+      const snaptok::detail::ShortKey key = snaptok::detail::ShortKey::of(got->data[i], got->size[i], false);
+      CHECK(got->lo[i] == key.lo);
+      CHECK(got->hi[i] == key.hi);
+      CHECK(got->set[i] == sets.data() + ((key.hash() >> (64 - 10)) << 7));
+    }
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+#if !defined(SNAPTOK_NO_HIGHWAY) && HWY_ARCH_X86
+  // A CPU with AVX3_DL runs the vector kernel (it is compiled in).
+  const std::vector<std::string_view> compiled = snaptok::simd::compiled_targets();
+  const bool dl = std::find(compiled.begin(), compiled.end(), "AVX3_DL") != compiled.end();
+  CHECK(dl);
+  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    if (t == HWY_AVX3_DL) CHECK(kernels == 1);
+  }
+#endif
+}
 TEST_CASE("simd: simd_target and the compiled targets") {
   const std::string_view name = snaptok::simd_target();
   CHECK(!name.empty());

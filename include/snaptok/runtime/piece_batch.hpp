@@ -13,6 +13,7 @@
 
 #include "snaptok/detail/inline.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::runtime {
 
@@ -36,7 +37,10 @@ class PieceBatch {
   PieceBatch(const Encoder& encoder, std::vector<std::uint32_t>& ids, PieceCache* cache,
              const char* readable_end)
       : encoder_(encoder), ids_(ids), cache_(cache), readable_end_(readable_end) {
-    if (cache_) table_ = cache_->short_table();
+    if (cache_) {
+      table_ = cache_->short_table();
+      block_keys_ = simd::piece_keys_kernel();
+    }
   }
   PieceBatch(const PieceBatch&) = delete;
   PieceBatch& operator=(const PieceBatch&) = delete;
@@ -52,7 +56,7 @@ class PieceBatch {
   SNAPTOK_ALWAYS_INLINE void add(std::string_view piece) {
     if (piece.empty()) return;
     if (count_ >= kBatch) flush();
-    queue(batch_[count_++], piece.data(), piece.size(), readable_end_ - piece.data() >= 16, table_);
+    queue(count_++, piece.data(), piece.size(), readable_end_ - piece.data() >= 16, table_);
     queued_bytes_ += piece.size();
   }
 
@@ -86,9 +90,10 @@ class PieceBatch {
 
  private:
   // A batch is looked up once it holds kBatch pieces; a block's pieces
-  // (at most 64) are queued whole, so a batch may hold kBatch + 63.
+  // (at most 64) are queued whole, so a batch may hold kBatch + 63, and
+  // simd::block_piece_keys may write a few entries past them.
   static constexpr std::size_t kBatch = 128;
-  static constexpr std::size_t kBatchSlots = kBatch + 64;
+  static constexpr std::size_t kBatchSlots = kBatch + 64 + simd::kPieceKeysSlack;
   static constexpr std::size_t kOut = 4096;  // ids gathered before an append
 
   void spill() {
@@ -96,43 +101,62 @@ class PieceBatch {
     out_n_ = 0;
   }
 
-  // A queued piece with, when it is short, its cache key and the set the
-  // key lives in (trivial, so a new batch initialises nothing).
-  struct Queued {
-    const char* data;
-    std::size_t size;
-    ShortKey key;
-    PieceCache::ShortTable::Set set;
-    std::string_view view() const noexcept { return {data, size}; }
+  // The queued pieces, a column per field (so that block_piece_keys
+  // stores eight entries of a field at once): piece i is data[i], size[i],
+  // and when it is short, its cache key {lo[i], hi[i]} and the set the key
+  // lives in, whose lines are loading. (Trivial: a new batch initialises
+  // nothing.)
+  struct Queue {
+    const char* data[kBatchSlots];
+    std::uint64_t size[kBatchSlots];
+    std::uint64_t lo[kBatchSlots];
+    std::uint64_t hi[kBatchSlots];
+    std::byte* set[kBatchSlots];
+
+    simd::PieceKeyColumns columns() noexcept { return {data, size, lo, hi, set}; }
+    std::string_view view(std::size_t i) const noexcept { return {data[i], size[i]}; }
+    ShortKey key(std::size_t i) const noexcept { return {lo[i], hi[i]}; }
   };
 
-  // Fills `q` with the n > 0 bytes at p, their key (reading 16 bytes when
-  // `overread`) and the key's cache set, which starts loading. The
-  // key of a piece longer than kShortMaxBytes is never used (computing it
-  // costs less than a branch).
-  SNAPTOK_ALWAYS_INLINE static void queue(Queued& q, const char* p, std::size_t n, bool overread,
-                                          const PieceCache::ShortTable& table) {
-    q.data = p;
-    q.size = n;
+  // Queues piece i: the n > 0 bytes at p, their key (reading 16 bytes when
+  // `overread`) and the key's cache set, which starts loading. The key of a
+  // piece longer than kShortMaxBytes is never used (computing it costs less
+  // than a branch).
+  SNAPTOK_ALWAYS_INLINE void queue(std::size_t i, const char* p, std::size_t n, bool overread,
+                                   const PieceCache::ShortTable& table) {
     static_assert(PieceCache::kShortMaxBytes == 15);
-    q.key = overread ? ShortKey::of(p, n & 15, true) : ShortKey::of(p, n <= 15 ? n : 15, false);
-    q.set = table.locate(q.key.hash());
+    const ShortKey key = overread ? ShortKey::of(p, n & 15, true) : ShortKey::of(p, n <= 15 ? n : 15, false);
+    queue_.data[i] = p;
+    queue_.size[i] = n;
+    queue_.lo[i] = key.lo;
+    queue_.hi[i] = key.hi;
+    queue_.set[i] = reinterpret_cast<std::byte*>(table.locate(key.hash()));
   }
 
   template <bool kOverread>
   SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
                                         std::uint64_t starts) {
     if (count_ >= kBatch) flush();
+    if (starts == 0) return;
     const PieceCache::ShortTable table = table_;
-    Queued* q = batch_ + count_;
     const char* const block = text + base;
     const char* at = text + cur;
-    for (; starts != 0; starts &= starts - 1) {
-      const char* next = block + std::countr_zero(starts);
-      queue(*q++, at, static_cast<std::size_t>(next - at), kOverread, table);
-      at = next;
+    if (kOverread && block_keys_) {
+      // The piece in progress, then the block's own pieces at once; the
+      // piece from the last start stays in progress.
+      const char* first = block + std::countr_zero(starts);
+      queue(count_, at, static_cast<std::size_t>(first - at), true, table);
+      count_ += 1 + block_keys_(block, starts, table.key_table(), queue_.columns(), count_ + 1);
+      at = block + (63 - std::countl_zero(starts));
+    } else {
+      std::size_t i = count_;
+      for (; starts != 0; starts &= starts - 1) {
+        const char* next = block + std::countr_zero(starts);
+        queue(i++, at, static_cast<std::size_t>(next - at), kOverread, table);
+        at = next;
+      }
+      count_ = i;
     }
-    count_ = static_cast<std::size_t>(q - batch_);
     const auto end = static_cast<std::size_t>(at - text);
     queued_bytes_ += end - cur;
     cur = end;
@@ -145,38 +169,40 @@ class PieceBatch {
     const std::size_t room = queued_bytes_ + count_ * Encoder::kExtraIds + PieceCache::kShortCopyWords;
     if (out_n_ + room > kOut) spill();
     if (room <= kOut) {
-      out_n_ = static_cast<std::size_t>(look_up(batch_, count_, out_ + out_n_) - out_);
+      out_n_ = static_cast<std::size_t>(look_up(count_, out_ + out_n_) - out_);
       return;
     }
     // Long pieces: straight into the result.
     const std::size_t at = ids_.size();
     ids_.resize(at + room);
-    std::uint32_t* out = look_up(batch_, count_, ids_.data() + at);
+    std::uint32_t* out = look_up(count_, ids_.data() + at);
     ids_.resize(static_cast<std::size_t>(out - ids_.data()));
   }
 
-  // Writes the ids of `count` queued pieces from `out` on (which has room
-  // for them and a short hit's whole entry) and returns the end: a short
-  // piece from the short tier, else the long tier, else the encoder.
+  // Writes the ids of the first `count` queued pieces from `out` on (which
+  // has room for them and a short hit's whole entry) and returns the end: a
+  // short piece from the short tier, else the long tier, else the encoder.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  std::uint32_t* look_up(Queued* pieces, std::size_t count, std::uint32_t* out) {
+  std::uint32_t* look_up(std::size_t count, std::uint32_t* out) {
     if (!cache_) {
-      for (std::size_t i = 0; i < count; ++i) out += encoder_.encode_piece(pieces[i].view(), out);
+      for (std::size_t i = 0; i < count; ++i) out += encoder_.encode_piece(queue_.view(i), out);
       return out;
     }
     std::size_t misses = 0;
-    for (Queued *q = pieces, *end = pieces + count; q != end; ++q) {
+    for (std::size_t i = 0; i < count; ++i) {
       const std::uint32_t* hit =
-          q->size <= PieceCache::kShortMaxBytes ? PieceCache::ShortTable::find(q->set, q->key) : nullptr;
+          queue_.size[i] <= PieceCache::kShortMaxBytes
+              ? PieceCache::ShortTable::find(PieceCache::ShortTable::set_at(queue_.set[i]), queue_.key(i))
+              : nullptr;
       if (hit) [[likely]] {  // inline: copy the whole entry, keep its count
         std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
         out += hit[PieceCache::kShortMaxIds];
       } else {
-        out += encode(*q, out);
+        out += encode(i, out);
         ++misses;
-        if (cache_->short_table() != table_) relocate(q + 1, end);
+        if (cache_->short_table() != table_) relocate(i + 1, count);
       }
     }
     cache_->count_hits(count - misses);
@@ -184,24 +210,25 @@ class PieceBatch {
   }
 
   // The short tier grew (its sets moved): takes its new table and locates
-  // the pieces [q, end) in it again.
+  // the queued pieces [i, end) in it again.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  void relocate(Queued* q, Queued* end) {
+  void relocate(std::size_t i, std::size_t end) {
     table_ = cache_->short_table();
-    for (; q != end; ++q) q->set = table_.locate(q->key.hash());
+    for (; i != end; ++i) queue_.set[i] = reinterpret_cast<std::byte*>(table_.locate(queue_.key(i).hash()));
   }
 
-  // Writes the ids of a piece the short tier does not hold at `out` and
-  // returns their count: from the long tier, else the encoder, whose result
-  // is cached.
+  // Writes the ids of queued piece i, which the short tier does not hold, at
+  // `out` and returns their count: from the long tier, else the encoder,
+  // whose result is cached.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  std::size_t encode(const Queued& q, std::uint32_t* out) {
-    return cache_->ids_of(q.view(), KeySpace::kPiece, out,
-                          [&](std::uint32_t* at) { return encoder_.encode_piece(q.view(), at); });
+  std::size_t encode(std::size_t i, std::uint32_t* out) {
+    const std::string_view piece = queue_.view(i);
+    return cache_->ids_of(piece, KeySpace::kPiece, out,
+                          [&](std::uint32_t* at) { return encoder_.encode_piece(piece, at); });
   }
 
   const Encoder& encoder_;
@@ -209,9 +236,10 @@ class PieceBatch {
   PieceCache* cache_;
   const char* readable_end_;
   PieceCache::ShortTable table_;  // the cache's short tier, when there is a cache
+  simd::PieceKeysFn block_keys_ = nullptr;  // the target's vector block_piece_keys, if any
   std::size_t count_ = 0;          // queued pieces
   std::size_t queued_bytes_ = 0;   // and their bytes
-  Queued batch_[kBatchSlots];
+  Queue queue_;
   std::size_t out_n_ = 0;
   std::uint32_t out_[kOut];
 };

@@ -34,6 +34,7 @@
 #include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/short_key.hpp"
 #include "snaptok/runtime/huge_pages.hpp"
+#include "snaptok/simd/piece_keys.hpp"
 
 namespace snaptok::runtime {
 
@@ -114,7 +115,8 @@ class PieceCache {
   struct alignas(128) ShortSet {
     ShortEntry ways[kWays];
   };
-  static_assert(sizeof(ShortSet) == 128);
+  static constexpr unsigned kSetLog2 = 7;
+  static_assert(sizeof(ShortSet) == std::size_t{1} << kSetLog2);
  public:
   static constexpr std::size_t kShortMaxBytes = ShortKey::kMaxBytes;
   /// A short hit's ids may be read as this many words (the ids, then their
@@ -180,6 +182,15 @@ class PieceCache {
       }
       return find_in_later_ways(*set, key);
     }
+
+    /// This table as simd::block_piece_keys sees it: its sets, the shift
+    /// from a key's hash to its set's index, and the size of a set.
+    simd::PieceKeyTable key_table() const noexcept {
+      return {reinterpret_cast<std::byte*>(sets_), shift_, kSetLog2};
+    }
+
+    /// The set at `where`: an address key_table().locate gave.
+    static Set set_at(std::byte* where) noexcept { return reinterpret_cast<Set>(where); }
 
     bool operator==(const ShortTable&) const noexcept = default;
 

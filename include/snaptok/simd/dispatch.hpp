@@ -46,6 +46,7 @@
 
 #include "snaptok/simd/byte_classes.hpp"
 #include "snaptok/simd/find_bytes.hpp"
+#include "snaptok/simd/piece_keys.hpp"
 
 // ---------------------------------------------------------------------------
 // Parts shared by both builds (parsed once; guarded separately because the
@@ -121,6 +122,16 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
   return find_nonascii_or_in_scalar(p, n, range);
 }
 
+// See the Highway build below; without Highway this is
+// block_piece_keys_scalar.
+inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
+                                    const PieceKeyColumns& out, std::size_t at) {
+  return block_piece_keys_scalar(block, starts, table, out, at);
+}
+
+// See the Highway build below; without Highway there is no kernel.
+inline PieceKeysFn piece_keys_kernel() { return nullptr; }
+
 // Returns the names of the targets compiled into this program: none here.
 inline std::vector<std::string_view> compiled_targets() { return {}; }
 
@@ -135,6 +146,15 @@ inline void set_max_target(TargetCap) {}
 // First inclusion: start Highway's per-target passes over this file.
 #ifndef SNAPTOK_SIMD_DISPATCH_STARTED_
 #define SNAPTOK_SIMD_DISPATCH_STARTED_
+// AVX3_DL (AVX-512 with VBMI/VBMI2: Ice Lake, Zen 4 and later) is compiled
+// too: the piece-key kernel needs its byte permutes and compresses. Highway
+// reads this when it first computes its target list, so a file that
+// includes a Highway header before this one must define it as well (or
+// every file must leave it out): the entry points must be the same in
+// every translation unit.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "snaptok/simd/dispatch.hpp"
 #include <hwy/foreach_target.h>  // re-includes this file once per target
@@ -145,6 +165,7 @@ inline void set_max_target(TargetCap) {}
 
 #include "snaptok/simd/byte_classes-inl.h"
 #include "snaptok/simd/find_bytes-inl.h"
+#include "snaptok/simd/piece_keys-inl.h"
 #include "snaptok/simd/target-inl.h"
 
 #if HWY_ONCE
@@ -252,6 +273,27 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
   detail::ensure_configured();
   HWY_EXPORT(find_nonascii_or_in);
   return HWY_DYNAMIC_DISPATCH(find_nonascii_or_in)(p, n, range);
+}
+
+// Writes the cache keys of the pieces between consecutive starts of a
+// 64-byte block (see PieceKeysFn in snaptok/simd/piece_keys.hpp). Same
+// entries as block_piece_keys_scalar on every target (bar the unspecified
+// keys of pieces of 16 bytes or more).
+inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
+                                    const PieceKeyColumns& out, std::size_t at) {
+  detail::ensure_configured();
+  HWY_EXPORT(block_piece_keys);
+  return HWY_DYNAMIC_DISPATCH(block_piece_keys)(block, starts, table, out, at);
+}
+
+// Returns the dispatched target's block_piece_keys when it is a vector
+// kernel (AVX3_DL), else nullptr: a caller that queues pieces one by one
+// inline is then faster. A caller keeps the pointer for a run of blocks
+// (one dispatch, not one per block).
+inline PieceKeysFn piece_keys_kernel() {
+  detail::ensure_configured();
+  HWY_EXPORT(piece_keys_kernel);
+  return HWY_DYNAMIC_DISPATCH(piece_keys_kernel)();
 }
 
 // Returns the names of the targets compiled into this program (whether or not
