@@ -35,7 +35,7 @@ namespace HWY_NAMESPACE {
 // The starts are compressed into byte offsets (vpcompressb); a lane's key
 // bytes are permuted out of the block (vpermb) and masked to the piece's
 // length, and the key's hash (ShortKey::hash: lo ^ rotl(hi, 8), times the
-// golden-ratio constant) gives its set, which is prefetched.
+// golden-ratio constant) gives its set, whose first line is prefetched.
 inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
                                     const PieceKeyColumns& out, std::size_t at) {
   if ((starts & (starts - 1)) == 0) return 0;  // one start or none: no piece ends in the block
@@ -64,7 +64,6 @@ inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, con
   const __m512i block_at = _mm512_set1_epi64(reinterpret_cast<long long>(block));
   const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(table.shift));
   const __m128i set_log2 = _mm_cvtsi32_si128(static_cast<int>(table.set_log2));
-  const bool two_lines = table.set_log2 > 6;
 
   for (std::size_t k = 0; k < count; k += 8) {
     const __m512i start = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(offsets + k)));
@@ -91,10 +90,7 @@ inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, con
     alignas(64) const std::byte* lines[8];
     _mm512_store_si512(lines, set);
     const std::size_t pieces = count - k < 8 ? count - k : 8;
-    for (std::size_t j = 0; j < pieces; ++j) {
-      hwy::Prefetch(lines[j]);
-      if (two_lines) hwy::Prefetch(lines[j] + 64);
-    }
+    for (std::size_t j = 0; j < pieces; ++j) hwy::Prefetch(lines[j]);
   }
   return count;
 }
