@@ -189,6 +189,35 @@ TEST_CASE("aho_corasick: differential against the naive search") {
   MESSAGE(sets << " pattern sets, " << calls << " find calls compared");
 }
 
+TEST_CASE("aho_corasick: skipping to the first bytes all patterns share") {
+  // Every pattern starts with "<|" (the skip looks for that pair), or with
+  // "<" and various second bytes, or "<" is a pattern itself (one byte: the
+  // skip looks for '<'): texts full of lone '<' and '|' bytes, near misses
+  // and matches, cut anywhere, against the naive search.
+  std::mt19937 rng(77);
+  const std::vector<std::string> alphabet = {"<", "|", ">", "a", "<|", "\xEF\xBD\x9C"};
+  const std::vector<Patterns> sets = {
+      {{"<|endoftext|>", 1}},
+      {{"<|a|>", 1}, {"<|ab|>", 2}, {"<||>", 3}, {"<|", 4}},
+      {{"<|a|>", 1}, {"<a>", 2}},
+      {{"<", 1}, {"<|a|>", 2}},
+      {{"<\xEF\xBD\x9C" "a\xEF\xBD\x9C>", 1}, {"<\xEF\xBD\x9C>", 2}},
+  };
+  std::size_t calls = 0;
+  for (const Patterns& patterns : sets) {
+    const AhoCorasick ac = build(patterns);
+    for (int t = 0; t < 400; ++t) {
+      std::string text = random_string(rng, alphabet, rng() % 120);
+      for (int k = 0, plants = static_cast<int>(rng() % 3); k < plants; ++k) {
+        text.insert(rng() % (text.size() + 1), patterns[rng() % patterns.size()].first);
+      }
+      if (t % 7 == 0 && !text.empty()) text.resize(rng() % text.size());
+      calls += check_all(patterns, ac, text);
+    }
+  }
+  MESSAGE(calls << " find calls compared");
+}
+
 TEST_CASE("aho_corasick: many patterns sharing prefixes and suffixes") {
   // Like a special-token list: <|reserved_N|>, <|N|>, N|>, and "<|".
   Patterns patterns;

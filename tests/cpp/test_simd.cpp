@@ -278,6 +278,53 @@ TEST_CASE("simd: find_byte_in equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: find_byte_pair equals the reference on every target") {
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(5);
+    const std::uint8_t pairs[][2] = {{'<', '|'}, {'<', 0xEF}, {0x00, 0xFF}, {'a', 'a'}};
+    bool ok = true;
+    for (const auto& pair : pairs) {
+      const std::uint8_t a = pair[0], b = pair[1];
+      // Every length 0..200, the pair at every position or nowhere, in
+      // filler full of lone first bytes (a first byte then any other byte)
+      // and lone second bytes; a first byte at the very end matches nothing.
+      for (std::size_t n = 0; n <= 200 && ok; ++n) {
+        std::string text(n, '\0');
+        for (std::size_t i = 0; i < n; ++i) {
+          const unsigned r = static_cast<unsigned>(rng() % 4);
+          char c = static_cast<char>(r == 0 ? a : r == 1 ? b : static_cast<std::uint8_t>(rng()));
+          // Never complete a pair with the byte before.
+          while (i > 0 && static_cast<std::uint8_t>(text[i - 1]) == a && static_cast<std::uint8_t>(c) == b)
+            c = static_cast<char>(rng());
+          text[i] = c;
+        }
+        ok = snaptok::simd::find_byte_pair(text.data(), n, a, b) == n &&
+             snaptok::simd::find_byte_pair_scalar(text.data(), n, a, b) == n;
+        for (std::size_t at = 0; at + 1 < n && ok; ++at) {
+          std::string hit = text;
+          hit[at] = static_cast<char>(a);
+          hit[at + 1] = static_cast<char>(b);
+          // An earlier pair may form with the byte before `at`.
+          const std::size_t want = snaptok::simd::find_byte_pair_scalar(hit.data(), n, a, b);
+          ok = want <= at && snaptok::simd::find_byte_pair(hit.data(), n, a, b) == want;
+        }
+      }
+    }
+    // Reads exactly n bytes (an exact-size heap block: ASan catches an overread).
+    for (std::size_t n = 1; n <= 100 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n]);
+      std::fill(exact.get(), exact.get() + n, '<');
+      ok = snaptok::simd::find_byte_pair(exact.get(), n, '<', '|') == n;
+    }
+    CHECK(snaptok::simd::find_byte_pair("a<b<|c", 6, '<', '|') == 3);
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
 TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
   using snaptok::simd::AsciiRange;
   std::size_t targets_run = 0;

@@ -174,6 +174,15 @@ class AhoCorasick {
     }
     fail_[0] = 0;
     if (n_first_bytes_ != 1) single_first_byte_ = -1;
+    if (single_first_byte_ >= 0) {
+      // Every pattern starts with the same two bytes when the first byte's
+      // node ends none and has one child.
+      const auto r = static_cast<std::uint32_t>(trie_.child(0, static_cast<unsigned char>(single_first_byte_)));
+      if ((report_[r] & kEntryMask) == 0 && child_at[r + 1] - child_at[r] == 1) {
+        const std::uint32_t base = cells[r].base & DoubleArrayTrie::kBaseMask;
+        second_byte_ = static_cast<unsigned char>(children[child_at[r]] - base);
+      }
+    }
     if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
       std::uint8_t firsts[4];
       std::size_t k = 0;
@@ -193,6 +202,7 @@ class AhoCorasick {
     first_bytes_.fill(false);
     n_first_bytes_ = 0;
     single_first_byte_ = -1;
+    second_byte_ = -1;
     few_first_bytes_ = {};
   }
 
@@ -255,6 +265,11 @@ class AhoCorasick {
 
   std::size_t skip_to_first_byte(const unsigned char* p, std::size_t i,
                                  std::size_t n) const noexcept {
+    if (second_byte_ >= 0) {
+      return i + simd::find_byte_pair(reinterpret_cast<const char*>(p) + i, n - i,
+                                      static_cast<std::uint8_t>(single_first_byte_),
+                                      static_cast<std::uint8_t>(second_byte_));
+    }
     if (single_first_byte_ >= 0) {
       const void* hit = std::memchr(p + i, single_first_byte_, n - i);
       return hit ? static_cast<std::size_t>(static_cast<const unsigned char*>(hit) - p) : n;
@@ -273,6 +288,7 @@ class AhoCorasick {
   std::array<bool, 256> first_bytes_{};
   int n_first_bytes_ = 0;
   int single_first_byte_ = -1;  // the byte every pattern starts with, or -1
+  int second_byte_ = -1;        // the byte that always follows it, or -1
   simd::ByteQuad few_first_bytes_;  // the first bytes, when 2 to 4 of them
 };
 

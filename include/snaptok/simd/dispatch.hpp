@@ -117,6 +117,12 @@ inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& se
 }
 
 // See the Highway build below; without Highway this is
+// find_byte_pair_scalar.
+inline std::size_t find_byte_pair(const char* p, std::size_t n, std::uint8_t first, std::uint8_t second) {
+  return find_byte_pair_scalar(p, n, first, second);
+}
+
+// See the Highway build below; without Highway this is
 // find_nonascii_or_in_scalar.
 inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
   return find_nonascii_or_in_scalar(p, n, range);
@@ -263,6 +269,15 @@ inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& se
   detail::ensure_configured();
   HWY_EXPORT(find_byte_in);
   return HWY_DYNAMIC_DISPATCH(find_byte_in)(p, n, set);
+}
+
+// Returns the first i with p[i] == first and p[i + 1] == second (i + 1 <
+// n), or n. Same result as find_byte_pair_scalar on every target.
+//   find_byte_pair("a<b<|c", 6, '<', '|')  // 3
+inline std::size_t find_byte_pair(const char* p, std::size_t n, std::uint8_t first, std::uint8_t second) {
+  detail::ensure_configured();
+  HWY_EXPORT(find_byte_pair);
+  return HWY_DYNAMIC_DISPATCH(find_byte_pair)(p, n, first, second);
 }
 
 // Returns the index of the first byte of p[0..n) that is >= 0x80 or in

@@ -1,5 +1,6 @@
 // Per-target kernels: the first byte of a text in a set of up to four byte
-// values, or not ASCII or in an ASCII range (see snaptok/simd/find_bytes.hpp
+// values, the first of two given adjacent bytes, or the first byte not ASCII
+// or in an ASCII range (see snaptok/simd/find_bytes.hpp
 // for the sets and the scalar references). Included once per Highway target by snaptok/simd/dispatch.hpp;
 // do not include it directly.
 
@@ -41,6 +42,24 @@ inline std::size_t find_byte_in(const char* HWY_RESTRICT p, std::size_t n, const
     if (k >= 0) return i + static_cast<std::size_t>(k);
   }
   return i + find_byte_in_scalar(p + i, n - i, set);
+}
+
+// Returns the first i with p[i] == first and p[i + 1] == second, or n: two
+// overlapping loads a vector at a time, the tail one byte at a time.
+inline std::size_t find_byte_pair(const char* HWY_RESTRICT p, std::size_t n, std::uint8_t first,
+                                  std::uint8_t second) {
+  const hn::ScalableTag<std::uint8_t> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto a = hn::Set(d, first);
+  const auto b = hn::Set(d, second);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
+  std::size_t i = 0;
+  for (; i + lanes < n; i += lanes) {
+    const auto hit = hn::And(hn::Eq(hn::LoadU(d, bytes + i), a), hn::Eq(hn::LoadU(d, bytes + i + 1), b));
+    const std::intptr_t k = hn::FindFirstTrue(d, hit);
+    if (k >= 0) return i + static_cast<std::size_t>(k);
+  }
+  return i + find_byte_pair_scalar(p + i, n - i, first, second);
 }
 
 // Moves i by whole vectors of d to the first byte of bytes[i..n) that is

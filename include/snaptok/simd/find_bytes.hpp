@@ -1,6 +1,8 @@
 // Byte searches and their scalar references: the first byte of a text in a
 // set of at most four values (find_byte_in: AhoCorasick skips to the next
-// byte that can start a pattern), and the first byte that is not ASCII or
+// byte that can start a pattern), the first place where two given bytes
+// follow each other (find_byte_pair: the same skip when every pattern starts
+// with the same two bytes, as "<|"), and the first byte that is not ASCII or
 // lies in one ASCII range (find_nonascii_or_in: the end of an ASCII run, the
 // next digit of DeepSeek's digit split). The references are what the SIMD
 // kernels (find_bytes-inl.h, dispatched by snaptok/simd/dispatch.hpp) are
@@ -42,6 +44,16 @@ struct ByteQuad {
 inline std::size_t find_byte_in_scalar(const char* p, std::size_t n, const ByteQuad& set) noexcept {
   for (std::size_t i = 0; i < n; ++i) {
     if (set.contains(static_cast<std::uint8_t>(p[i]))) return i;
+  }
+  return n;
+}
+
+/// Returns the first i with p[i] == first and p[i + 1] == second (i + 1 <
+/// n), or n, one byte at a time.
+inline std::size_t find_byte_pair_scalar(const char* p, std::size_t n, std::uint8_t first,
+                                         std::uint8_t second) noexcept {
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    if (static_cast<std::uint8_t>(p[i]) == first && static_cast<std::uint8_t>(p[i + 1]) == second) return i;
   }
   return n;
 }
