@@ -368,17 +368,9 @@ TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
 
 
 TEST_CASE("simd: block_piece_keys equals the reference on every target") {
-  using snaptok::simd::PieceKeyColumns;
   using snaptok::simd::PieceKeyTable;
   constexpr std::size_t kSlots = 3 + 64 + snaptok::simd::kPieceKeysSlack;
-  struct Columns {
-    const char* data[kSlots];
-    std::uint64_t size[kSlots];
-    std::uint64_t lo[kSlots];
-    std::uint64_t hi[kSlots];
-    std::byte* set[kSlots];
-    PieceKeyColumns view() { return {data, size, lo, hi, set}; }
-  };
+  using Columns = snaptok::simd::PieceKeyArrays<kSlots>;
   // A table of 2^10 sets of 128 bytes (prefetched, never read).
   std::vector<std::byte> sets(std::size_t{128} << 10);
   const PieceKeyTable table{sets.data(), 64 - 10, 7};
@@ -409,7 +401,7 @@ TEST_CASE("simd: block_piece_keys equals the reference on every target") {
         default: break;
       }
       const std::size_t at = static_cast<std::size_t>(rng() % 4);
-      const std::size_t n = snaptok::simd::block_piece_keys_scalar(block.data(), starts, table, want->view(), at);
+      const std::size_t n = snaptok::simd::block_piece_keys_scalar(block.data(), starts, table, want->columns(), at);
       const std::size_t bits = static_cast<std::size_t>(std::popcount(starts));
       ok = n == (bits > 0 ? bits - 1 : 0);
       auto same = [&](const Columns& c, std::size_t count) {
@@ -422,8 +414,8 @@ TEST_CASE("simd: block_piece_keys equals the reference on every target") {
         }
         return true;
       };
-      ok = ok && same(*got, snaptok::simd::block_piece_keys(block.data(), starts, table, got->view(), at));
-      if (kernel) ok = ok && same(*got_kernel, kernel(block.data(), starts, table, got_kernel->view(), at));
+      ok = ok && same(*got, snaptok::simd::block_piece_keys(block.data(), starts, table, got->columns(), at));
+      if (kernel) ok = ok && same(*got_kernel, kernel(block.data(), starts, table, got_kernel->columns(), at));
       if (!ok) {
         INFO("starts " << std::hex << starts << " at " << at << "\n" << hex(block.data(), 64));
         CHECK(ok);
@@ -434,7 +426,7 @@ TEST_CASE("simd: block_piece_keys equals the reference on every target") {
     std::uint64_t starts = 0;
     for (int i : {0, 5, 6, 12, 13, 17, 18, 19, 24, 29, 33, 39, 44, 49, 51, 53}) starts |= std::uint64_t{1} << i;
     std::string block = text + std::string(64 - text.size(), ' ');
-    const std::size_t n = snaptok::simd::block_piece_keys(block.data(), starts, table, got->view(), 0);
+    const std::size_t n = snaptok::simd::block_piece_keys(block.data(), starts, table, got->columns(), 0);
     CHECK(n == 15);
     for (std::size_t i = 0; i < n; ++i) {
       const snaptok::detail::ShortKey key = snaptok::detail::ShortKey::of(got->data[i], got->size[i], false);

@@ -106,14 +106,7 @@ class PieceBatch {
   // and when it is short, its cache key {lo[i], hi[i]} and the set the key
   // lives in, whose lines are loading. (Trivial: a new batch initialises
   // nothing.)
-  struct Queue {
-    const char* data[kBatchSlots];
-    std::uint64_t size[kBatchSlots];
-    std::uint64_t lo[kBatchSlots];
-    std::uint64_t hi[kBatchSlots];
-    std::byte* set[kBatchSlots];
-
-    simd::PieceKeyColumns columns() noexcept { return {data, size, lo, hi, set}; }
+  struct Queue : simd::PieceKeyArrays<kBatchSlots> {
     std::string_view view(std::size_t i) const noexcept { return {data[i], size[i]}; }
     ShortKey key(std::size_t i) const noexcept { return {lo[i], hi[i]}; }
   };

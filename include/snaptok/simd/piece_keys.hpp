@@ -42,6 +42,19 @@ struct PieceKeyColumns {
   std::byte** set;
 };
 
+/// Storage for n entries, a column per field (a queue of pieces).
+/// Trivial: a new one initialises nothing.
+template <std::size_t n>
+struct PieceKeyArrays {
+  const char* data[n];
+  std::uint64_t size[n];
+  std::uint64_t lo[n];
+  std::uint64_t hi[n];
+  std::byte* set[n];
+
+  PieceKeyColumns columns() noexcept { return {data, size, lo, hi, set}; }
+};
+
 /// The most entries block_piece_keys writes past the ones it returns (room
 /// a queue keeps after its last entry).
 inline constexpr std::size_t kPieceKeysSlack = 8;
