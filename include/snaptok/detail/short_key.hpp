@@ -80,8 +80,11 @@ struct ShortKey {
   /// depend on every bit below them; pieces often share their first bytes:
   /// "▁The", "▁This", "▁That").
   SNAPTOK_ALWAYS_INLINE std::uint64_t hash() const noexcept {
-    return (lo ^ std::rotl(hi, 8)) * 0x9E3779B97F4A7C15ull;
+    return (lo ^ std::rotl(hi, kHashRotate)) * kHashMultiplier;
   }
+  /// hash()'s constants (simd::block_piece_keys computes it in vectors).
+  static constexpr int kHashRotate = 8;
+  static constexpr std::uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ull;
 };
 
 }  // namespace snaptok::detail

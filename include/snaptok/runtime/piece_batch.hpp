@@ -123,7 +123,7 @@ class PieceBatch {
     queue_.size[i] = n;
     queue_.lo[i] = key.lo;
     queue_.hi[i] = key.hi;
-    queue_.set[i] = reinterpret_cast<std::byte*>(table.locate(key.hash()));
+    queue_.set[i] = table.locate(key.hash());
   }
 
   template <bool kOverread>
@@ -187,7 +187,7 @@ class PieceBatch {
     for (std::size_t i = 0; i < count; ++i) {
       const std::uint32_t* hit =
           queue_.size[i] <= PieceCache::kShortMaxBytes
-              ? PieceCache::ShortTable::find(PieceCache::ShortTable::set_at(queue_.set[i]), queue_.key(i))
+              ? PieceCache::ShortTable::find(queue_.set[i], queue_.key(i))
               : nullptr;
       if (hit) [[likely]] {  // inline: copy the whole entry, keep its count
         std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
@@ -209,7 +209,7 @@ class PieceBatch {
 #endif
   void relocate(std::size_t i, std::size_t end) {
     table_ = cache_->short_table();
-    for (; i != end; ++i) queue_.set[i] = reinterpret_cast<std::byte*>(table_.locate(queue_.key(i).hash()));
+    for (; i != end; ++i) queue_.set[i] = table_.locate(queue_.key(i).hash());
   }
 
   // Writes the ids of queued piece i, which the short tier does not hold, at

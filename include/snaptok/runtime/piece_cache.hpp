@@ -157,19 +157,20 @@ class PieceCache {
     /// No table (a batch without a cache): locate only, in two empty sets.
     ShortTable() noexcept : sets_(no_sets()), shift_(63) {}
 
-    /// The set a short piece lives in (from locate; valid for this table).
-    using Set = ShortSet*;
+    /// The set a short piece lives in (from locate, or key_table().locate
+    /// in simd::block_piece_keys; valid for this table): its address.
+    using Set = std::byte*;
 
     /// Returns the set where the short piece with key hash `h` lives, and
     /// starts loading it (a batch of lookups overlaps its memory misses).
     SNAPTOK_ALWAYS_INLINE Set locate(std::uint64_t h) const noexcept {
-      ShortSet* set = &sets_[h >> shift_];
+      const Set set = key_table().locate(h);
 #if defined(__GNUC__) || defined(__clang__)
       // Both lines: about one hit in thirty is in a later way (a set holds
       // one entry on average, two in a quarter of the sets), and waiting for
       // the second line then costs more than the prefetch does.
       __builtin_prefetch(set);
-      __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
+      __builtin_prefetch(set + 64);
 #endif
       return set;
     }
@@ -178,11 +179,12 @@ class PieceCache {
     /// on this table), or nullptr: kShortCopyWords words, the ids then their
     /// count (at [kShortMaxIds]). A hit in a later way swaps places with the
     /// first, so a hot piece is nearly always found at once.
-    SNAPTOK_ALWAYS_INLINE static const std::uint32_t* find(Set set, const ShortKey& key) noexcept {
-      if (set->ways[0].differs(key) == 0) [[likely]] {
-        return set->ways[0].ids;
+    SNAPTOK_ALWAYS_INLINE static const std::uint32_t* find(Set where, const ShortKey& key) noexcept {
+      ShortSet& set = *reinterpret_cast<ShortSet*>(where);
+      if (set.ways[0].differs(key) == 0) [[likely]] {
+        return set.ways[0].ids;
       }
-      return find_in_later_ways(*set, key);
+      return find_in_later_ways(set, key);
     }
 
     /// This table as simd::block_piece_keys sees it: its sets, the shift
@@ -190,9 +192,6 @@ class PieceCache {
     simd::PieceKeyTable key_table() const noexcept {
       return {reinterpret_cast<std::byte*>(sets_), shift_, kSetLog2};
     }
-
-    /// The set at `where`: an address key_table().locate gave.
-    static Set set_at(std::byte* where) noexcept { return reinterpret_cast<Set>(where); }
 
     bool operator==(const ShortTable&) const noexcept = default;
 
@@ -216,7 +215,7 @@ class PieceCache {
   /// (setting `n`), or nullptr (a miss is not counted: the long tier is
   /// asked next). A hit in a later way swaps places with the first.
   const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
-    const std::uint32_t* hit = ShortTable::find(&short_sets_[h >> short_shift_], key);
+    const std::uint32_t* hit = ShortTable::find(short_table().key_table().locate(h), key);
     if (hit == nullptr) return nullptr;
     ++hits_;
     n = hit[kShortMaxIds];

@@ -34,8 +34,8 @@ namespace HWY_NAMESPACE {
 // Returns block_piece_keys: eight pieces per step, each in a 64-bit lane.
 // The starts are compressed into byte offsets (vpcompressb); a lane's key
 // bytes are permuted out of the block (vpermb) and masked to the piece's
-// length, and the key's hash (ShortKey::hash: lo ^ rotl(hi, 8), times the
-// golden-ratio constant) gives its set, whose first line is prefetched.
+// length, and the key's hash (ShortKey::hash, with its constants) gives its
+// set, whose first line is prefetched.
 inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
                                     const PieceKeyColumns& out, std::size_t at) {
   if ((starts & (starts - 1)) == 0) return 0;  // one start or none: no piece ends in the block
@@ -59,7 +59,8 @@ inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, con
   const __m512i eight = _mm512_set1_epi8(8);
   const __m512i all_ones = _mm512_set1_epi64(-1);
   const __m512i bits_128 = _mm512_set1_epi64(128);
-  const __m512i golden = _mm512_set1_epi64(static_cast<long long>(0x9E3779B97F4A7C15ull));
+  using snaptok::detail::ShortKey;
+  const __m512i multiplier = _mm512_set1_epi64(static_cast<long long>(ShortKey::kHashMultiplier));
   const __m512i sets = _mm512_set1_epi64(reinterpret_cast<long long>(table.sets));
   const __m512i block_at = _mm512_set1_epi64(reinterpret_cast<long long>(block));
   const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(table.shift));
@@ -79,7 +80,7 @@ inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, con
     __m512i hi = _mm512_permutexvar_epi8(_mm512_add_epi8(index, eight), bytes);
     hi = _mm512_and_si512(hi, _mm512_srlv_epi64(all_ones, _mm512_sub_epi64(bits_128, bits)));
     hi = _mm512_or_si512(hi, _mm512_slli_epi64(size, 56));
-    const __m512i hash = _mm512_mullo_epi64(_mm512_xor_si512(lo, _mm512_rol_epi64(hi, 8)), golden);
+    const __m512i hash = _mm512_mullo_epi64(_mm512_xor_si512(lo, _mm512_rol_epi64(hi, ShortKey::kHashRotate)), multiplier);
     const __m512i set = _mm512_add_epi64(sets, _mm512_sll_epi64(_mm512_srl_epi64(hash, shift), set_log2));
     const std::size_t i = at + k;
     _mm512_storeu_si512(out.data + i, _mm512_add_epi64(block_at, start));
