@@ -6,6 +6,7 @@
 #include <snaptok/runtime/settings.hpp>
 #include <snaptok/runtime/workspace.hpp>
 
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -54,33 +55,68 @@ TEST_CASE("the short tier answers with the ids stored for that very piece, or no
   std::vector<std::string> pieces;
   for (int i = 0; i < 20000; ++i) pieces.push_back(std::to_string(i * 7919));
   auto key_of = [](const std::string& s) { return ShortKey::of(s.data(), s.size(), false); };
+  // Piece i has 1 + i % 7 ids: i, then i + 1, i + 2, ... (four or more
+  // take a second way).
+  auto ids_of = [](std::size_t i) {
+    std::vector<std::uint32_t> ids(1 + i % PieceCache::kShortMaxIds);
+    for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = static_cast<std::uint32_t>(i + k);
+    return ids;
+  };
+  auto answer = [&](const ShortKey& k) {
+    std::vector<std::uint32_t> out(PieceCache::kShortMaxIds + PieceCache::kShortCopyWords, 0xEEEEEEEE);
+    const std::uint32_t* hit = cache.find_short(k.hash(), k);
+    if (!hit) return std::vector<std::uint32_t>{};
+    out.resize(PieceCache::copy_hit(hit, out.data()));
+    return out;
+  };
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const ShortKey k = key_of(pieces[i]);
-    const std::uint32_t ids[3] = {static_cast<std::uint32_t>(i), 1, 2};
-    CHECK(cache.store_short(k.hash(), k, ids, 1 + i % 3));
-    std::size_t n = 0;
-    const std::uint32_t* hit = cache.find_short(k.hash(), k, n);
-    REQUIRE(hit != nullptr);  // the newest piece is always there
-    CHECK(hit[0] == i);
+    const std::vector<std::uint32_t> ids = ids_of(i);
+    CHECK(cache.store_short(k.hash(), k, ids.data(), ids.size()));
+    REQUIRE(answer(k) == ids);  // the newest piece is always there, whole
   }
   std::size_t found = 0;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const ShortKey k = key_of(pieces[i]);
-    std::size_t n = 0;
-    if (const std::uint32_t* hit = cache.find_short(k.hash(), k, n)) {
-      ++found;
-      CHECK(hit[0] == i);
-      CHECK(n == 1 + i % 3);
-      // A second lookup hits too.
-      CHECK(cache.find_short(k.hash(), k, n) != nullptr);
-    }
+    const std::vector<std::uint32_t> got = answer(k);
+    if (got.empty()) continue;
+    ++found;
+    CHECK(got == ids_of(i));
+    CHECK(answer(k) == got);  // a second lookup (moved to the front) gives the same
   }
   CHECK(found > 0);
   CHECK(found < pieces.size());  // 64 KiB cannot hold 20000 pieces
-  // More ids than a short entry holds: refused (they go to the long tier).
+  // More ids than two ways hold: refused (they go to the long tier).
   const ShortKey k = key_of("many");
-  const std::uint32_t many[4] = {1, 2, 3, 4};
-  CHECK_FALSE(cache.store_short(k.hash(), k, many, 4));
+  const std::uint32_t many[PieceCache::kShortMaxIds + 1] = {1, 2, 3, 4, 5, 6, 7, 8};
+  CHECK_FALSE(cache.store_short(k.hash(), k, many, PieceCache::kShortMaxIds + 1));
+}
+
+TEST_CASE("entries of two ways stay whole as their set fills, reorders and splits") {
+  // One set's worth of pieces at a time, in a cache that grows as they
+  // arrive: every answer is the whole list stored, or none.
+  PieceCache cache(std::size_t{1} << 20);
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 60000; ++i) pieces.push_back("p" + std::to_string(i));
+  std::mt19937 rng(7);
+  std::vector<std::vector<std::uint32_t>> stored(pieces.size());
+  std::size_t hits = 0;
+  for (int round = 0; round < 200000; ++round) {
+    const std::size_t i = rng() % (round < 100000 ? 2000 : pieces.size());
+    const ShortKey k = ShortKey::of(pieces[i].data(), pieces[i].size(), false);
+    std::uint32_t out[PieceCache::kShortMaxIds + PieceCache::kShortCopyWords];
+    if (const std::uint32_t* hit = cache.find_short(k.hash(), k)) {
+      ++hits;
+      const std::size_t n = PieceCache::copy_hit(hit, out);
+      REQUIRE(std::vector<std::uint32_t>(out, out + n) == stored[i]);
+      continue;
+    }
+    std::vector<std::uint32_t> ids(1 + rng() % PieceCache::kShortMaxIds);
+    for (std::uint32_t& id : ids) id = static_cast<std::uint32_t>(rng() % 100000);
+    stored[i] = ids;
+    REQUIRE(cache.store_short(k.hash(), k, ids.data(), ids.size()));
+  }
+  CHECK(hits > 100000);
 }
 
 TEST_CASE("the long tier finds what it stored and empties itself when full") {
@@ -134,8 +170,7 @@ TEST_CASE("the long tier takes what the short tier leaves, and both stay within 
     const ShortKey k = ShortKey::of(piece.data(), piece.size(), false);
     const std::uint32_t id = static_cast<std::uint32_t>(i);
     CHECK(cache.store_short(k.hash(), k, &id, 1));
-    std::size_t n = 0;
-    REQUIRE(cache.find_short(k.hash(), k, n) != nullptr);
+    REQUIRE(cache.find_short(k.hash(), k) != nullptr);
     REQUIRE(cache.touched_bytes() <= kBytes);
   }
   CHECK(cache.touched_bytes() > kBytes / 2);
@@ -189,19 +224,24 @@ TEST_CASE("a short piece with more ids than a short entry holds is found in the 
   // Its miss in the short tier asks the long tier only when the filter says
   // a short piece with its hash went there since the tier was emptied.
   PieceCache cache(PieceCache::kMinBytes);
+  constexpr std::uint32_t kIds = PieceCache::kShortMaxIds + 1;
   int encoded = 0;
   auto ids_of = [&](const std::string& piece, std::uint32_t first) {
-    std::uint32_t out[16] = {};
+    std::uint32_t out[kIds + PieceCache::kShortCopyWords] = {};
     const std::size_t n = cache.ids_of(piece, KeySpace::kPiece, out, [&](std::uint32_t* at) {
       ++encoded;
-      for (std::uint32_t k = 0; k < 5; ++k) at[k] = first + k;
-      return std::size_t{5};
+      for (std::uint32_t k = 0; k < kIds; ++k) at[k] = first + k;
+      return std::size_t{kIds};
     });
     return std::vector<std::uint32_t>(out, out + n);
   };
-  const std::vector<std::uint32_t> first = {7, 8, 9, 10, 11};
-  CHECK(ids_of("abcdef", 7) == first);
-  CHECK(ids_of("abcdef", 70) == first);  // cached
+  auto run = [&](std::uint32_t first) {
+    std::vector<std::uint32_t> ids(kIds);
+    for (std::uint32_t k = 0; k < kIds; ++k) ids[k] = first + k;
+    return ids;
+  };
+  CHECK(ids_of("abcdef", 7) == run(7));
+  CHECK(ids_of("abcdef", 70) == run(7));  // cached
   CHECK(encoded == 1);
   for (int i = 0; i < 300; ++i) {  // each found right after it was stored
     const std::string piece = "p" + std::to_string(i);
@@ -213,8 +253,8 @@ TEST_CASE("a short piece with more ids than a short entry holds is found in the 
     const std::uint32_t ids[2] = {1, 2};
     cache.store_long(std::string(100, 'x') + std::to_string(i), KeySpace::kPiece, ids, 2);
   }
-  CHECK(ids_of("abcdef", 20) == std::vector<std::uint32_t>{20, 21, 22, 23, 24});  // encoded again
-  CHECK(ids_of("abcdef", 30) == std::vector<std::uint32_t>{20, 21, 22, 23, 24});
+  CHECK(ids_of("abcdef", 20) == run(20));  // encoded again
+  CHECK(ids_of("abcdef", 30) == run(20));
   CHECK(encoded == 302);
 }
 
@@ -252,8 +292,7 @@ TEST_CASE("workspaces claim from the budget; ended threads' caches wait for the 
     Workspace next;
     PieceCache* c = next.cache(3, budget, 3);
     REQUIRE(c != nullptr);
-    std::size_t n = 0;
-    const std::uint32_t* hit = c->find_short(key.hash(), key, n);
+    const std::uint32_t* hit = c->find_short(key.hash(), key);
     REQUIRE(hit != nullptr);
     CHECK(hit[0] == 42);
     CHECK(budget->used() == 3 * PieceCache::kMinBytes);

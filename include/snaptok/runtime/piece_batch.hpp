@@ -158,7 +158,7 @@ class PieceBatch {
   // Encodes the queued pieces, in order, appending their ids to the result.
   void encode_queued() {
     // A piece has at most one id per byte and kExtraIds more; a short hit
-    // copies a whole entry (kShortCopyWords words) whatever its count.
+    // may write kShortCopyWords words past its ids (copy_hit).
     const std::size_t room = queued_bytes_ + count_ * Encoder::kExtraIds + PieceCache::kShortCopyWords;
     if (out_n_ + room > kOut) spill();
     if (room <= kOut) {
@@ -189,9 +189,8 @@ class PieceBatch {
           queue_.size[i] <= PieceCache::kShortMaxBytes
               ? PieceCache::ShortTable::find(queue_.set[i], queue_.key(i))
               : nullptr;
-      if (hit) [[likely]] {  // inline: copy the whole entry, keep its count
-        std::memcpy(out, hit, PieceCache::kShortCopyWords * sizeof(std::uint32_t));
-        out += hit[PieceCache::kShortMaxIds];
+      if (hit) [[likely]] {
+        out += PieceCache::copy_hit(hit, out);
       } else {
         out += encode(i, out);
         ++misses;
@@ -214,14 +213,16 @@ class PieceBatch {
 
   // Writes the ids of queued piece i, which the short tier does not hold, at
   // `out` and returns their count: from the long tier, else the encoder,
-  // whose result is cached.
+  // whose result is cached. (The piece's key is queued: kPiece space.)
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
   std::size_t encode(std::size_t i, std::uint32_t* out) {
     const std::string_view piece = queue_.view(i);
-    return cache_->ids_of(piece, KeySpace::kPiece, out,
-                          [&](std::uint32_t* at) { return encoder_.encode_piece(piece, at); });
+    auto encode_piece = [&](std::uint32_t* at) { return encoder_.encode_piece(piece, at); };
+    if (piece.size() > PieceCache::kShortMaxBytes) return cache_->ids_of(piece, KeySpace::kPiece, out, encode_piece);
+    const ShortKey key = queue_.key(i);  // look_up asked the short tier already
+    return cache_->ids_past_short_tier(piece, KeySpace::kPiece, &key, out, encode_piece);
   }
 
   const Encoder& encoder_;

@@ -3,8 +3,10 @@
 // Pieces repeat with Zipf frequencies, so most lookups hit. A cache belongs to
 // one worker thread (no locks, no atomics on the hot path) and one model; the
 // model itself stays const and shareable. Two tiers:
-//  - short: pieces of at most 15 bytes with at most 3 ids, packed with their
-//    length into a 128-bit key, ids inline, in four-way sets of two cache
+//  - short: pieces of at most 15 bytes with at most 7 ids, packed with their
+//    length into a 128-bit key, ids inline (three in a way, the rest in the
+//    next: one piece in a hundred has more than three, and asking the long
+//    tier for them took 5% of the time), in four-way sets of two cache
 //    lines, the most recently used first; the table starts small (inside
 //    the core's L2) and doubles whenever an eighth of its ways are taken, up
 //    to its share of the budget, so a lookup nearly always ends at the first
@@ -99,31 +101,44 @@ using detail::ShortKey;
 
 class PieceCache {
  public:
-  static constexpr std::size_t kShortMaxIds = 3;
+  /// A short entry holds this many ids; a piece with more (up to
+  /// kShortMaxIds) takes the next way of its set too, for the rest.
+  static constexpr std::size_t kShortInlineIds = 3;
+  static constexpr std::size_t kShortMaxIds = 7;
 
  private:
   struct ShortEntry {
     std::uint64_t key_lo;
-    std::uint64_t key_hi;  // 0: empty (a real key has its length here)
-    std::uint32_t ids[kShortMaxIds];
-    std::uint32_t n;  // right after the ids (ids[kShortMaxIds]): a hit copies all 16 bytes at once
+    std::uint64_t key_hi;  // 0: empty (a real key has its length here); kContinued: see below
+    std::uint32_t ids[kShortInlineIds];
+    std::uint32_t n;  // right after the ids (ids[kShortInlineIds]): a hit copies all 16 bytes at once
 
     // Returns 0 when this entry holds `key`, else some other number.
     SNAPTOK_ALWAYS_INLINE std::uint64_t differs(const ShortKey& key) const noexcept {
       return (key_lo ^ key.lo) | (key_hi ^ key.hi);
     }
+    // The ways the entry takes: two when its ids go on in the next way.
+    std::size_t ways() const noexcept { return n > kShortInlineIds ? 2 : 1; }
   };
+  // key_hi of the way after an entry of more than kShortInlineIds ids: its
+  // ids and n fields hold the rest of the ids. No key has bit 63 (the
+  // length and the key space fill bits 56-62), so it never matches.
+  static constexpr std::uint64_t kContinued = std::uint64_t{1} << 63;
+  static_assert(offsetof(ShortEntry, n) == offsetof(ShortEntry, ids) + sizeof(ShortEntry::ids));
   static constexpr std::size_t kWays = 4;
   struct alignas(128) ShortSet {
     ShortEntry ways[kWays];
   };
   static constexpr unsigned kSetLog2 = 7;
   static_assert(sizeof(ShortSet) == std::size_t{1} << kSetLog2);
+  // From a hit's ids to the ids of the way after it.
+  static constexpr std::size_t kNextWayWords = sizeof(ShortEntry) / sizeof(std::uint32_t);
+
  public:
   static constexpr std::size_t kShortMaxBytes = ShortKey::kMaxBytes;
-  /// A short hit's ids may be read as this many words (the ids, then their
-  /// count): one 16-byte copy, whatever the count.
-  static constexpr std::size_t kShortCopyWords = kShortMaxIds + 1;
+  /// Writing a short hit's ids (copy_hit) may write this many words past
+  /// them: its entry is copied whole, whatever the count.
+  static constexpr std::size_t kShortCopyWords = kShortInlineIds + 1;
   /// Longer pieces are rare (a sentence of CJK text runs to a few hundred
   /// bytes) and always encoded.
   static constexpr std::size_t kLongMaxBytes = 1024;
@@ -176,9 +191,8 @@ class PieceCache {
     }
 
     /// Returns the cached entry of the short piece `key` in `set` (located
-    /// on this table), or nullptr: kShortCopyWords words, the ids then their
-    /// count (at [kShortMaxIds]). A hit in a later way swaps places with the
-    /// first, so a hot piece is nearly always found at once.
+    /// on this table), or nullptr: a hit for copy_hit. A hit in a later way
+    /// moves to the front, so a hot piece is nearly always found at once.
     SNAPTOK_ALWAYS_INLINE static const std::uint32_t* find(Set where, const ShortKey& key) noexcept {
       ShortSet& set = *reinterpret_cast<ShortSet*>(where);
       if (set.ways[0].differs(key) == 0) [[likely]] {
@@ -208,23 +222,34 @@ class PieceCache {
 
   ShortTable short_table() noexcept { return {short_sets_.get(), short_shift_}; }
 
+  /// Writes the ids of a short hit (from ShortTable::find or find_short)
+  /// to out[0..) and returns their count; up to kShortCopyWords words past
+  /// them may be written.
+  SNAPTOK_ALWAYS_INLINE static std::size_t copy_hit(const std::uint32_t* hit, std::uint32_t* out) noexcept {
+    std::memcpy(out, hit, kShortCopyWords * sizeof(std::uint32_t));
+    const std::uint32_t n = hit[kShortInlineIds];
+    if (n > kShortInlineIds) [[unlikely]] {  // the rest, from the next way
+      std::memcpy(out + kShortInlineIds, hit + kNextWayWords, kShortCopyWords * sizeof(std::uint32_t));
+    }
+    return n;
+  }
+
   /// Adds `n` hits found through a ShortTable to this cache's count.
   void count_hits(std::size_t n) noexcept { hits_ += n; }
 
-  /// Returns the cached ids of the short piece `key` whose hash is `h`
-  /// (setting `n`), or nullptr (a miss is not counted: the long tier is
-  /// asked next). A hit in a later way swaps places with the first.
-  const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key, std::size_t& n) noexcept {
+  /// Returns the short hit of the short piece `key` whose hash is `h` (for
+  /// copy_hit), or nullptr (a miss is not counted: the long tier is asked
+  /// next). A hit in a later way moves to the front.
+  const std::uint32_t* find_short(std::uint64_t h, const ShortKey& key) noexcept {
     const std::uint32_t* hit = ShortTable::find(short_table().key_table().locate(h), key);
-    if (hit == nullptr) return nullptr;
-    ++hits_;
-    n = hit[kShortMaxIds];
+    if (hit) ++hits_;
     return hit;
   }
 
   /// Remembers `ids` for the short piece `key` whose hash is `h`, as the
-  /// first way of its set (the last way is dropped). Returns false when they
-  /// do not fit (store_long them).
+  /// first way of its set, or the first two for more than kShortInlineIds
+  /// ids (what no longer fits is dropped). Returns false when they do not
+  /// fit (store_long them).
   bool store_short(std::uint64_t h, const ShortKey& key, const std::uint32_t* ids,
                    std::size_t n) noexcept {
     if (n > kShortMaxIds) return false;
@@ -233,13 +258,17 @@ class PieceCache {
       grow_short();
     }
     ShortSet& s = short_sets_[h >> short_shift_];
-    if (s.ways[kWays - 1].key_hi == 0) ++short_count_;
-    for (std::size_t w = kWays - 1; w > 0; --w) s.ways[w] = s.ways[w - 1];
-    ShortEntry& e = s.ways[0];
-    e.key_lo = key.lo;
-    e.key_hi = key.hi;
-    e.n = static_cast<std::uint32_t>(n);
-    std::memcpy(e.ids, ids, n * sizeof(std::uint32_t));
+    ShortEntry head{key.lo, key.hi, {}, static_cast<std::uint32_t>(n)};
+    ShortEntry rest{0, kContinued, {}, 0};
+    std::memcpy(head.ids, ids, std::min(n, kShortInlineIds) * sizeof(std::uint32_t));
+    if (n > kShortInlineIds) std::memcpy(rest.ids, ids + kShortInlineIds, (n - kShortInlineIds) * sizeof(std::uint32_t));
+    const std::size_t taken = head.ways();
+    for (std::size_t w = kWays - taken; w < kWays; ++w) short_count_ += s.ways[w].key_hi == 0;
+    for (std::size_t w = kWays; w-- > taken;) s.ways[w] = s.ways[w - taken];
+    s.ways[0] = head;
+    if (taken == 2) s.ways[1] = rest;
+    // An entry pushed to the last way whose rest fell out goes too.
+    if (s.ways[kWays - 1].key_hi != kContinued && s.ways[kWays - 1].ways() == 2) s.ways[kWays - 1] = ShortEntry{};
     return true;
   }
 
@@ -252,19 +281,22 @@ class PieceCache {
   std::size_t ids_of(std::string_view piece, KeySpace space, std::uint32_t* out, Encode&& encode) {
     const std::size_t size = piece.size();
     if (size > kLongMaxBytes) return encode(out);
+    if (size > kShortMaxBytes) return ids_past_short_tier(piece, space, nullptr, out, encode);
+    const ShortKey key = ShortKey::of(piece.data(), size, false).in(space);
+    if (const std::uint32_t* hit = find_short(key.hash(), key)) return copy_hit(hit, out);
+    return ids_past_short_tier(piece, space, &key, out, encode);
+  }
+
+  /// ids_of for a piece of up to kLongMaxBytes bytes that the short tier
+  /// does not hold: `key` is its short key (in `space`), or nullptr when it
+  /// is longer than kShortMaxBytes. For a caller that has just asked the
+  /// short tier itself (a batch's lookups), so that it is not asked twice.
+  template <class Encode>
+  std::size_t ids_past_short_tier(std::string_view piece, KeySpace space, const ShortKey* key, std::uint32_t* out,
+                                  Encode&& encode) {
+    const std::uint64_t h = key ? key->hash() : 0;
     std::size_t n = 0;
-    ShortKey key{};
-    std::uint64_t h = 0;
-    const bool short_piece = size <= kShortMaxBytes;
-    if (short_piece) {
-      key = ShortKey::of(piece.data(), size, false).in(space);
-      h = key.hash();
-      if (const std::uint32_t* hit = find_short(h, key, n)) {
-        std::memcpy(out, hit, kShortCopyWords * sizeof(std::uint32_t));
-        return n;
-      }
-    }
-    if (!short_piece || long_tier_may_hold(h)) {
+    if (!key || long_tier_may_hold(h)) {
       if (const std::uint32_t* hit = find_long(piece, space, n)) {
         std::memcpy(out, hit, n * sizeof(std::uint32_t));
         return n;
@@ -273,9 +305,9 @@ class PieceCache {
       ++misses_;
     }
     n = encode(out);
-    if (short_piece && store_short(h, key, out, n)) return n;
+    if (key && store_short(h, *key, out, n)) return n;
     store_long(piece, space, out, n);
-    if (short_piece) mark_in_long_tier(h);  // after: storing may have emptied the tier and the filter
+    if (key) mark_in_long_tier(h);  // after: storing may have emptied the tier and the filter
     return n;
   }
 
@@ -345,16 +377,21 @@ class PieceCache {
     std::uint16_t n = 0;
   };
 
-  // ShortTable::find past the first way: a hit swaps places with the first.
+  // ShortTable::find past the first way: a hit moves to the front (with
+  // the rest of its ids, if they take the next way), the ways before it
+  // move down.
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
   static const std::uint32_t* find_in_later_ways(ShortSet& s, const ShortKey& key) noexcept {
     for (std::size_t w = 1; w < kWays; ++w) {
-      if (s.ways[w].differs(key) == 0) {
-        std::swap(s.ways[0], s.ways[w]);
-        return s.ways[0].ids;
-      }
+      if (s.ways[w].differs(key) != 0) continue;
+      const std::size_t taken = s.ways[w].ways();
+      const ShortEntry moved[2] = {s.ways[w], s.ways[w + taken - 1]};
+      for (std::size_t i = w; i-- > 0;) s.ways[i + taken] = s.ways[i];
+      s.ways[0] = moved[0];
+      if (taken == 2) s.ways[1] = moved[1];
+      return s.ways[0].ids;
     }
     return nullptr;
   }
@@ -432,10 +469,11 @@ class PieceCache {
     return (detail::hash_bytes(piece) ^ (std::uint64_t(space) << 1)) | 1;
   }
 
-  // Doubles the sets in use (when a quarter of their ways are taken): the
-  // index takes one more bit of the hash, so the entries of set s go to set
-  // 2s or 2s + 1. Sets are rewritten from the last down: the two a set
-  // moves to are past it (or are it, for set 0) and already moved out.
+  // Doubles the sets in use (when an eighth of their ways are taken): the
+  // index takes one more bit of the hash, so the entries of set s (with
+  // the ways their ids go on in) go to set 2s or 2s + 1, in order. Sets
+  // are rewritten from the last down: the two a set moves to are past it
+  // (or are it, for set 0) and already moved out.
   void grow_short() noexcept {
     const std::size_t old = short_sets();
     --short_shift_;
@@ -446,13 +484,13 @@ class PieceCache {
       even = ShortSet{};
       odd = ShortSet{};
       std::size_t evens = 0, odds = 0;
-      for (const ShortEntry& e : from.ways) {
-        if (e.key_hi == 0) continue;
-        if ((ShortKey{e.key_lo, e.key_hi}.hash() >> short_shift_) == 2 * i) {
-          even.ways[evens++] = e;
-        } else {
-          odd.ways[odds++] = e;
-        }
+      for (std::size_t w = 0; w < kWays; ++w) {
+        const ShortEntry& e = from.ways[w];
+        if (e.key_hi == 0 || e.key_hi == kContinued) continue;  // a rest moves with its entry
+        const bool to_even = (ShortKey{e.key_lo, e.key_hi}.hash() >> short_shift_) == 2 * i;
+        ShortSet& to = to_even ? even : odd;
+        std::size_t& at = to_even ? evens : odds;
+        for (std::size_t k = 0; k < e.ways(); ++k) to.ways[at++] = from.ways[w + k];
       }
     }
   }
