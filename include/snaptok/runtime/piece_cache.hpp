@@ -107,6 +107,10 @@ class PieceCache {
   static constexpr std::size_t kShortMaxIds = 7;
 
  private:
+  // key_hi of the way after an entry of more than kShortInlineIds ids: its
+  // ids and n fields hold the rest of the ids. No key has bit 63 (the
+  // length and the key space fill bits 56-62), so it never matches.
+  static constexpr std::uint64_t kContinued = std::uint64_t{1} << 63;
   struct ShortEntry {
     std::uint64_t key_lo;
     std::uint64_t key_hi;  // 0: empty (a real key has its length here); kContinued: see below
@@ -117,13 +121,10 @@ class PieceCache {
     SNAPTOK_ALWAYS_INLINE std::uint64_t differs(const ShortKey& key) const noexcept {
       return (key_lo ^ key.lo) | (key_hi ^ key.hi);
     }
-    // The ways the entry takes: two when its ids go on in the next way.
-    std::size_t ways() const noexcept { return n > kShortInlineIds ? 2 : 1; }
+    // The ways the entry takes: two when its ids go on in the next way
+    // (one for the way holding that rest, whose n is an id).
+    std::size_t ways() const noexcept { return key_hi != kContinued && n > kShortInlineIds ? 2 : 1; }
   };
-  // key_hi of the way after an entry of more than kShortInlineIds ids: its
-  // ids and n fields hold the rest of the ids. No key has bit 63 (the
-  // length and the key space fill bits 56-62), so it never matches.
-  static constexpr std::uint64_t kContinued = std::uint64_t{1} << 63;
   static_assert(offsetof(ShortEntry, n) == offsetof(ShortEntry, ids) + sizeof(ShortEntry::ids));
   static constexpr std::size_t kWays = 4;
   struct alignas(128) ShortSet {
@@ -264,11 +265,9 @@ class PieceCache {
     if (n > kShortInlineIds) std::memcpy(rest.ids, ids + kShortInlineIds, (n - kShortInlineIds) * sizeof(std::uint32_t));
     const std::size_t taken = head.ways();
     for (std::size_t w = kWays - taken; w < kWays; ++w) short_count_ += s.ways[w].key_hi == 0;
-    for (std::size_t w = kWays; w-- > taken;) s.ways[w] = s.ways[w - taken];
-    s.ways[0] = head;
-    if (taken == 2) s.ways[1] = rest;
+    put_first(s, kWays - taken, {head, rest}, taken);
     // An entry pushed to the last way whose rest fell out goes too.
-    if (s.ways[kWays - 1].key_hi != kContinued && s.ways[kWays - 1].ways() == 2) s.ways[kWays - 1] = ShortEntry{};
+    if (s.ways[kWays - 1].ways() == 2) s.ways[kWays - 1] = ShortEntry{};
     return true;
   }
 
@@ -387,13 +386,20 @@ class PieceCache {
     for (std::size_t w = 1; w < kWays; ++w) {
       if (s.ways[w].differs(key) != 0) continue;
       const std::size_t taken = s.ways[w].ways();
-      const ShortEntry moved[2] = {s.ways[w], s.ways[w + taken - 1]};
-      for (std::size_t i = w; i-- > 0;) s.ways[i + taken] = s.ways[i];
-      s.ways[0] = moved[0];
-      if (taken == 2) s.ways[1] = moved[1];
+      put_first(s, w, {s.ways[w], s.ways[w + taken - 1]}, taken);
       return s.ways[0].ids;
     }
     return nullptr;
+  }
+
+  // Moves ways [0, shifted) of `s` down by `taken` (1 or 2) and puts the
+  // first `taken` of `item` in front: an entry, with its rest when it has
+  // one. (What moves past the last way is dropped.)
+  SNAPTOK_ALWAYS_INLINE static void put_first(ShortSet& s, std::size_t shifted, const std::array<ShortEntry, 2>& item,
+                        std::size_t taken) noexcept {
+    for (std::size_t i = shifted; i-- > 0;) s.ways[i + taken] = s.ways[i];
+    s.ways[0] = item[0];
+    if (taken == 2) s.ways[1] = item[1];  // (not a loop: GCC makes that a slow rep movsq)
   }
 
   std::size_t short_sets() const noexcept { return std::size_t{1} << (64 - short_shift_); }
