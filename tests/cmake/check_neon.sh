@@ -43,6 +43,8 @@ int neon_check(const char* p, unsigned long n) {
   snaptok::simd::classify_block(p, n, m);
   const std::size_t pair = snaptok::simd::find_byte_pair(p, n, '<', '|');
   const std::size_t in = snaptok::simd::find_byte_in(p, n, snaptok::simd::ByteQuad::of({'<'}));
+  static const std::uint64_t pair_bits[snaptok::simd::BytePairSet::kWords] = {};
+  const std::size_t pair_in = snaptok::simd::find_byte_pair_in(p, n, {snaptok::simd::ByteQuad::of({'<'}), pair_bits});
   const std::size_t ascii = snaptok::simd::find_nonascii_or_in(p, n, {'0', 10});
   static std::byte sets[256];
   const char* data[72];
@@ -51,7 +53,7 @@ int neon_check(const char* p, unsigned long n) {
   const std::size_t keys = snaptok::simd::block_piece_keys(p, 0x8001, {sets, 63, 7}, {data, size, lo, hi, set}, 0);
   const bool kernel = snaptok::simd::piece_keys_kernel() != nullptr;
   snaptok::simd::set_max_target(snaptok::simd::TargetCap::scalar);
-  return static_cast<int>(m.letter ^ m.other) + static_cast<int>(pair + in + ascii + keys) + kernel +
+  return static_cast<int>(m.letter ^ m.other) + static_cast<int>(pair + in + pair_in + ascii + keys) + kernel +
          static_cast<int>(snaptok::simd_target().size()) +
          static_cast<int>(snaptok::simd::compiled_targets().size());
 }

@@ -191,12 +191,18 @@ TEST_CASE("aho_corasick: differential against the naive search") {
 
 TEST_CASE("aho_corasick: skipping to the first bytes all patterns share") {
   // Every pattern starts with "<|" (the skip looks for that pair), or with
-  // "<" and various second bytes, or "<" is a pattern itself (one byte: the
-  // skip looks for '<'): texts full of lone '<' and '|' bytes, near misses
-  // and matches, cut anywhere, against the naive search.
+  // "<" and various second bytes, or with one of several first bytes, or
+  // "<" is a pattern itself (one byte: the skip looks for '<'): texts full
+  // of lone first and second bytes, near misses and matches, cut anywhere,
+  // against the naive search.
   std::mt19937 rng(77);
-  const std::vector<std::string> alphabet = {"<", "|", ">", "a", "<|", "\xEF\xBD\x9C"};
+  const std::vector<std::string> alphabet = {"<", "|", ">", "a", "<|", "\xEF\xBD\x9C", "<u", "/", "[", "(", "\xC2\xAB"};
   const std::vector<Patterns> sets = {
+      // Two first bytes and several second ones (DeepSeek's kind): the skip
+      // looks for the first bytes and checks each pair in its map.
+      {{"<\xEF\xBD\x9C" "a\xEF\xBD\x9C>", 1}, {"<|a|>", 2}, {"</a>", 3}, {"\xEF\xBD\x9C" "a", 4}},
+      // Five first bytes: the pair map, one byte at a time.
+      {{"<a", 1}, {"[a", 2}, {"(a", 3}, {"|>", 4}, {"\xC2\xAB" "a", 5}},
       {{"<|endoftext|>", 1}},
       {{"<|a|>", 1}, {"<|ab|>", 2}, {"<||>", 3}, {"<|", 4}},
       {{"<|a|>", 1}, {"<a>", 2}},

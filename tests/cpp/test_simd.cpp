@@ -325,6 +325,65 @@ TEST_CASE("simd: find_byte_pair equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: find_byte_pair_in equals the reference on every target") {
+  using snaptok::simd::BytePairSet;
+  using snaptok::simd::ByteQuad;
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(31);
+    bool ok = true;
+    for (int round = 0; round < 40 && ok; ++round) {
+      // One to four first bytes, each with a few second bytes; texts drawn
+      // mostly from those bytes (lone firsts, pairs not in the set, pairs in
+      // it), every length 0..200.
+      std::vector<std::uint8_t> firsts, seconds;
+      const std::size_t n_firsts = 1 + rng() % 4;
+      while (firsts.size() < n_firsts) {
+        const auto b = static_cast<std::uint8_t>(rng());
+        if (std::find(firsts.begin(), firsts.end(), b) == firsts.end()) firsts.push_back(b);
+      }
+      for (int k = 0; k < 6; ++k) seconds.push_back(static_cast<std::uint8_t>(rng()));
+      std::vector<std::uint64_t> bits(BytePairSet::kWords, 0);
+      for (const std::uint8_t a : firsts) {
+        for (const std::uint8_t b : seconds) {
+          if (rng() % 2) bits[(std::size_t{a} << 8 | b) / 64] |= std::uint64_t{1} << ((std::size_t{a} << 8 | b) % 64);
+        }
+      }
+      const BytePairSet set{ByteQuad::of(firsts), bits.data()};
+      for (std::size_t n = 0; n <= 200 && ok; ++n) {
+        std::string text(n, '\0');
+        for (char& c : text) {
+          const unsigned r = static_cast<unsigned>(rng() % 3);
+          c = static_cast<char>(r == 0 ? firsts[rng() % firsts.size()]
+                                : r == 1 ? seconds[rng() % seconds.size()] : static_cast<std::uint8_t>(rng()));
+        }
+        const std::size_t want = snaptok::simd::find_byte_pair_in_scalar(text.data(), n, set);
+        ok = snaptok::simd::find_byte_pair_in(text.data(), n, set) == want;
+        // And from every position past the first answer (the rest of a scan).
+        for (std::size_t from = want + 1; from < n && ok; ++from) {
+          ok = snaptok::simd::find_byte_pair_in(text.data() + from, n - from, set) ==
+               snaptok::simd::find_byte_pair_in_scalar(text.data() + from, n - from, set);
+        }
+      }
+    }
+    // Reads exactly n bytes (an exact-size heap block: ASan catches an
+    // overread), even with a first byte last.
+    std::vector<std::uint64_t> bits(BytePairSet::kWords, 0);
+    bits[('<' << 8 | '|') / 64] |= std::uint64_t{1} << (('<' << 8 | '|') % 64);
+    const BytePairSet set{ByteQuad::of({'<', '['}), bits.data()};
+    for (std::size_t n = 1; n <= 100 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n]);
+      std::fill(exact.get(), exact.get() + n, '<');
+      ok = snaptok::simd::find_byte_pair_in(exact.get(), n, set) == n;
+    }
+    CHECK(snaptok::simd::find_byte_pair_in("[<a<|", 5, set) == 3);
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
 TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
   using snaptok::simd::AsciiRange;
   std::size_t targets_run = 0;

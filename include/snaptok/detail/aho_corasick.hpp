@@ -46,9 +46,12 @@
 // patterns overlap. (The k·L is the look-ahead past each match end that the
 // next call reads again, as it does with the crate; the per-start trie walk
 // this replaces was O(n·L) with no match at all.) Where the state is the root,
-// the search skips to the next byte that starts a pattern: with memchr when
-// all patterns start with the same byte, with the SIMD search for a set of
-// bytes when they start with two to four different bytes.
+// the search skips to the next place a pattern may start: where every
+// pattern has two bytes or more, to the next pair of bytes that starts one
+// (a SIMD search for the first two bytes, or for up to four first bytes
+// whose pairs a bitmap then checks: text full of "<unk>" or HTML tags is not
+// stopped at every '<'); else to the next first byte, with memchr for one
+// and the SIMD search for two to four.
 #pragma once
 
 #include <array>
@@ -124,6 +127,7 @@ class AhoCorasick {
     std::vector<std::uint32_t> first(n, kNone);    // first(q) of the top comment
     std::vector<std::uint32_t> entry(n, kNone);    // pattern node -> index in matches_
     fail_.assign(n, kDead);
+    first_pairs_.assign(kPairWords, 0);
     report_.assign(n, 0);
     std::vector<std::uint32_t> queue{0};
     queue.reserve(n);
@@ -137,6 +141,10 @@ class AhoCorasick {
           first_bytes_[byte] = true;
           ++n_first_bytes_;
           single_first_byte_ = byte;
+        } else if (depth[q] == 1) {
+          const auto first_byte = static_cast<unsigned char>(q - (cells[0].base & DoubleArrayTrie::kBaseMask));
+          const std::size_t pair = std::size_t{first_byte} << 8 | byte;
+          first_pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
         }
         depth[t] = depth[q] + 1;
         std::uint32_t f = 0;
@@ -173,6 +181,10 @@ class AhoCorasick {
       }
     }
     fail_[0] = 0;
+    // A pattern of one byte: a first byte alone may match.
+    for (std::uint32_t k = child_at[0]; k < child_at[1]; ++k) {
+      if (report_[children[k]] & kEntryMask) first_pairs_.clear();
+    }
     if (n_first_bytes_ != 1) single_first_byte_ = -1;
     if (single_first_byte_ >= 0) {
       // Every pattern starts with the same two bytes when the first byte's
@@ -183,7 +195,7 @@ class AhoCorasick {
         second_byte_ = static_cast<unsigned char>(children[child_at[r]] - base);
       }
     }
-    if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
+    if (n_first_bytes_ <= 4) {
       std::uint8_t firsts[4];
       std::size_t k = 0;
       for (unsigned b = 0; b < 256; ++b) {
@@ -200,6 +212,7 @@ class AhoCorasick {
     report_.clear();
     matches_.clear();
     first_bytes_.fill(false);
+    first_pairs_.clear();
     n_first_bytes_ = 0;
     single_first_byte_ = -1;
     second_byte_ = -1;
@@ -222,7 +235,7 @@ class AhoCorasick {
     std::uint32_t q = 0;
     for (std::size_t i = from; i < n;) {
       if (q == 0) {  // no live candidate (so nothing recorded): skip ahead
-        i = skip_to_first_byte(p, i, n);
+        i = skip_to_candidate(p, i, n);
         if (i == n) return std::nullopt;
       }
       const unsigned char c = p[i++];
@@ -251,7 +264,8 @@ class AhoCorasick {
   std::size_t size_in_bytes() const noexcept {
     return trie_.size() * (sizeof(DoubleArrayTrie::Cell) + sizeof(std::uint32_t)) +
            (fail_.size() + report_.size()) * sizeof(std::uint32_t) +
-           matches_.size() * sizeof(MatchEntry) + sizeof(first_bytes_);
+           matches_.size() * sizeof(MatchEntry) + sizeof(first_bytes_) +
+           first_pairs_.size() * sizeof(std::uint64_t);
   }
 
  private:
@@ -263,20 +277,25 @@ class AhoCorasick {
     std::uint32_t length, value;
   };
 
-  std::size_t skip_to_first_byte(const unsigned char* p, std::size_t i,
-                                 std::size_t n) const noexcept {
+  // Returns the first position from i where a pattern may start, or n: a
+  // byte that starts a pattern, followed (when every pattern has two bytes
+  // or more) by a byte that follows it in some pattern.
+  std::size_t skip_to_candidate(const unsigned char* p, std::size_t i, std::size_t n) const noexcept {
+    const char* text = reinterpret_cast<const char*>(p);
     if (second_byte_ >= 0) {
-      return i + simd::find_byte_pair(reinterpret_cast<const char*>(p) + i, n - i,
-                                      static_cast<std::uint8_t>(single_first_byte_),
+      return i + simd::find_byte_pair(text + i, n - i, static_cast<std::uint8_t>(single_first_byte_),
                                       static_cast<std::uint8_t>(second_byte_));
+    }
+    if (!first_pairs_.empty()) {
+      const simd::BytePairSet pairs{few_first_bytes_, first_pairs_.data()};
+      if (n_first_bytes_ <= 4) return i + simd::find_byte_pair_in(text + i, n - i, pairs);
+      return i + simd::find_byte_pair_in_scalar(text + i, n - i, pairs);
     }
     if (single_first_byte_ >= 0) {
       const void* hit = std::memchr(p + i, single_first_byte_, n - i);
       return hit ? static_cast<std::size_t>(static_cast<const unsigned char*>(hit) - p) : n;
     }
-    if (n_first_bytes_ >= 2 && n_first_bytes_ <= 4) {
-      return i + simd::find_byte_in(reinterpret_cast<const char*>(p) + i, n - i, few_first_bytes_);
-    }
+    if (n_first_bytes_ <= 4) return i + simd::find_byte_in(text + i, n - i, few_first_bytes_);
     while (i < n && !first_bytes_[p[i]]) ++i;
     return i;
   }
@@ -286,10 +305,14 @@ class AhoCorasick {
   std::vector<std::uint32_t> report_;
   std::vector<MatchEntry> matches_;
   std::array<bool, 256> first_bytes_{};
+  // Bit (b0 << 8 | b1): some pattern starts with bytes b0 b1; empty when a
+  // pattern has one byte.
+  static constexpr std::size_t kPairWords = simd::BytePairSet::kWords;
+  std::vector<std::uint64_t> first_pairs_;
   int n_first_bytes_ = 0;
   int single_first_byte_ = -1;  // the byte every pattern starts with, or -1
   int second_byte_ = -1;        // the byte that always follows it, or -1
-  simd::ByteQuad few_first_bytes_;  // the first bytes, when 2 to 4 of them
+  simd::ByteQuad few_first_bytes_;  // the first bytes, when 1 to 4 of them
 };
 
 }  // namespace snaptok::detail

@@ -123,6 +123,12 @@ inline std::size_t find_byte_pair(const char* p, std::size_t n, std::uint8_t fir
 }
 
 // See the Highway build below; without Highway this is
+// find_byte_pair_in_scalar.
+inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePairSet& set) {
+  return find_byte_pair_in_scalar(p, n, set);
+}
+
+// See the Highway build below; without Highway this is
 // find_nonascii_or_in_scalar.
 inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
   return find_nonascii_or_in_scalar(p, n, range);
@@ -278,6 +284,15 @@ inline std::size_t find_byte_pair(const char* p, std::size_t n, std::uint8_t fir
   detail::ensure_configured();
   HWY_EXPORT(find_byte_pair);
   return HWY_DYNAMIC_DISPATCH(find_byte_pair)(p, n, first, second);
+}
+
+// Returns the first i with (p[i], p[i + 1]) in `set` (i + 1 < n), or n.
+// Same result as find_byte_pair_in_scalar on every target.
+//   find_byte_pair_in("<a<|", 4, set)  // 2 when the set holds "<|" but not "<a"
+inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePairSet& set) {
+  detail::ensure_configured();
+  HWY_EXPORT(find_byte_pair_in);
+  return HWY_DYNAMIC_DISPATCH(find_byte_pair_in)(p, n, set);
 }
 
 // Returns the index of the first byte of p[0..n) that is >= 0x80 or in

@@ -1,5 +1,6 @@
 // Per-target kernels: the first byte of a text in a set of up to four byte
-// values, the first of two given adjacent bytes, or the first byte not ASCII
+// values, the first of two given adjacent bytes, the first pair of a set of
+// adjacent byte pairs, or the first byte not ASCII
 // or in an ASCII range (see snaptok/simd/find_bytes.hpp
 // for the sets and the scalar references). Included once per Highway target by snaptok/simd/dispatch.hpp;
 // do not include it directly.
@@ -60,6 +61,30 @@ inline std::size_t find_byte_pair(const char* HWY_RESTRICT p, std::size_t n, std
     if (k >= 0) return i + static_cast<std::size_t>(k);
   }
   return i + find_byte_pair_scalar(p + i, n - i, first, second);
+}
+
+// Returns the first i with (p[i], p[i + 1]) in `set` (i + 1 < n), or n: a
+// vector at a time, the bytes of set.firsts found by four compares and each
+// one's pair checked in the map; the tail one byte at a time.
+inline std::size_t find_byte_pair_in(const char* HWY_RESTRICT p, std::size_t n, const BytePairSet& set) {
+  const hn::ScalableTag<std::uint8_t> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto b0 = hn::Set(d, set.firsts.bytes[0]);
+  const auto b1 = hn::Set(d, set.firsts.bytes[1]);
+  const auto b2 = hn::Set(d, set.firsts.bytes[2]);
+  const auto b3 = hn::Set(d, set.firsts.bytes[3]);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
+  std::size_t i = 0;
+  for (; i + lanes < n; i += lanes) {  // every lane's next byte is in the text
+    const auto v = hn::LoadU(d, bytes + i);
+    auto hit = hn::Or(hn::Or(hn::Eq(v, b0), hn::Eq(v, b1)), hn::Or(hn::Eq(v, b2), hn::Eq(v, b3)));
+    for (std::intptr_t k; (k = hn::FindFirstTrue(d, hit)) >= 0;) {
+      const std::size_t at = i + static_cast<std::size_t>(k);
+      if (set.contains(bytes[at], bytes[at + 1])) return at;
+      hit = hn::AndNot(hn::FirstN(d, static_cast<std::size_t>(k) + 1), hit);
+    }
+  }
+  return i + find_byte_pair_in_scalar(p + i, n - i, set);
 }
 
 // Moves i by whole vectors of d to the first byte of bytes[i..n) that is

@@ -2,7 +2,9 @@
 // set of at most four values (find_byte_in: AhoCorasick skips to the next
 // byte that can start a pattern), the first place where two given bytes
 // follow each other (find_byte_pair: the same skip when every pattern starts
-// with the same two bytes, as "<|"), and the first byte that is not ASCII or
+// with the same two bytes, as "<|"), the first of a set of such pairs
+// (find_byte_pair_in: the skip when patterns start with a few first bytes
+// and several second ones, as "<｜" and "<|"), and the first byte that is not ASCII or
 // lies in one ASCII range (find_nonascii_or_in: the end of an ASCII run, the
 // next digit of DeepSeek's digit split). The references are what the SIMD
 // kernels (find_bytes-inl.h, dispatched by snaptok/simd/dispatch.hpp) are
@@ -54,6 +56,30 @@ inline std::size_t find_byte_pair_scalar(const char* p, std::size_t n, std::uint
                                          std::uint8_t second) noexcept {
   for (std::size_t i = 0; i + 1 < n; ++i) {
     if (static_cast<std::uint8_t>(p[i]) == first && static_cast<std::uint8_t>(p[i + 1]) == second) return i;
+  }
+  return n;
+}
+
+/// Pairs of adjacent bytes (a, b): bit (a << 8 | b) of a 65,536-bit map,
+/// whose pairs all start with one of the up to four bytes of `firsts` (the
+/// vector search looks for those, then checks the map).
+struct BytePairSet {
+  ByteQuad firsts;
+  const std::uint64_t* bits;  // kWords words
+
+  static constexpr std::size_t kWords = 65536 / 64;
+
+  bool contains(std::uint8_t a, std::uint8_t b) const noexcept {
+    const std::size_t pair = std::size_t{a} << 8 | b;
+    return ((bits[pair / 64] >> (pair % 64)) & 1) != 0;
+  }
+};
+
+/// Returns the first i with (p[i], p[i + 1]) in `set` (i + 1 < n), or n,
+/// one byte at a time.
+inline std::size_t find_byte_pair_in_scalar(const char* p, std::size_t n, const BytePairSet& set) noexcept {
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    if (set.contains(static_cast<std::uint8_t>(p[i]), static_cast<std::uint8_t>(p[i + 1]))) return i;
   }
   return n;
 }
