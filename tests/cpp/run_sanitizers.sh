@@ -40,4 +40,6 @@ echo "sanitizers: ThreadSanitizer"
 TSAN_OPTIONS="halt_on_error=1 die_after_fork=0 second_deadlock_stack=1 suppressions=$here/tsan.supp" \
   "$work/tsan"
 echo "sanitizers: AddressSanitizer + UndefinedBehaviorSanitizer"
-ASAN_OPTIONS="detect_leaks=0 abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1" "$work/asan"
+# detect_stack_use_after_return: a piece queued from a stack copy of a short
+# last block must point back into the text before the copy's frame ends.
+ASAN_OPTIONS="detect_leaks=0 abort_on_error=1 detect_stack_use_after_return=1" UBSAN_OPTIONS="print_stacktrace=1" "$work/asan"

@@ -65,8 +65,9 @@ class PieceBatch {
   // to the last start. Count, position and table stay in registers.
   SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
                                         std::uint64_t starts) {
-    // Every piece starts before the block's end.
-    if (readable_end_ - (text + base) >= 64 + 16) {
+    if (block_keys_) {
+      add_block_keys(text, cur, base, starts);
+    } else if (readable_end_ - (text + base) >= 64 + 16) {  // every piece starts before the block's end
       add_starts<true>(text, cur, base, starts);
     } else {
       add_starts<false>(text, cur, base, starts);
@@ -126,6 +127,37 @@ class PieceBatch {
     queue_.set[i] = table.locate(key.hash());
   }
 
+  // add_starts with the target's block_piece_keys: the piece in progress,
+  // then the block's own pieces at once; the piece from the last start
+  // stays in progress. A block cut short by the end of the buffer (the
+  // kernel loads 64 bytes) goes through a padded copy, and its pieces are
+  // pointed back at the text.
+  SNAPTOK_ALWAYS_INLINE void add_block_keys(const char* text, std::size_t& cur, std::size_t base,
+                                            std::uint64_t starts) {
+    if (count_ >= kBatch) flush();
+    if (starts == 0) return;
+    const char* const block = text + base;
+    const char* const at = text + cur;
+    const char* const first = block + std::countr_zero(starts);
+    queue(count_, at, static_cast<std::size_t>(first - at), readable_end_ - at >= 16, table_);
+    const std::size_t from = count_ + 1;
+    const simd::PieceKeyTable keys = table_.key_table();
+    const std::ptrdiff_t readable = readable_end_ - block;
+    if (readable >= 64) [[likely]] {
+      count_ = from + block_keys_(block, starts, keys, queue_.columns(), from);
+    } else {
+      alignas(64) char padded[64] = {};
+      std::memcpy(padded, block, static_cast<std::size_t>(readable));
+      count_ = from + block_keys_(padded, starts, keys, queue_.columns(), from);
+      for (std::size_t i = from; i < count_; ++i) queue_.data[i] = block + (queue_.data[i] - padded);
+    }
+    const auto end = base + static_cast<std::size_t>(63 - std::countl_zero(starts));
+    queued_bytes_ += end - cur;
+    cur = end;
+  }
+
+  // add_starts one piece at a time (reading 16 bytes for a key when
+  // kOverread).
   template <bool kOverread>
   SNAPTOK_ALWAYS_INLINE void add_starts(const char* text, std::size_t& cur, std::size_t base,
                                         std::uint64_t starts) {
@@ -134,22 +166,13 @@ class PieceBatch {
     const PieceCache::ShortTable table = table_;
     const char* const block = text + base;
     const char* at = text + cur;
-    if (kOverread && block_keys_) {
-      // The piece in progress, then the block's own pieces at once; the
-      // piece from the last start stays in progress.
-      const char* first = block + std::countr_zero(starts);
-      queue(count_, at, static_cast<std::size_t>(first - at), true, table);
-      count_ += 1 + block_keys_(block, starts, table.key_table(), queue_.columns(), count_ + 1);
-      at = block + (63 - std::countl_zero(starts));
-    } else {
-      std::size_t i = count_;
-      for (; starts != 0; starts &= starts - 1) {
-        const char* next = block + std::countr_zero(starts);
-        queue(i++, at, static_cast<std::size_t>(next - at), kOverread, table);
-        at = next;
-      }
-      count_ = i;
+    std::size_t i = count_;
+    for (; starts != 0; starts &= starts - 1) {
+      const char* next = block + std::countr_zero(starts);
+      queue(i++, at, static_cast<std::size_t>(next - at), kOverread, table);
+      at = next;
     }
+    count_ = i;
     const auto end = static_cast<std::size_t>(at - text);
     queued_bytes_ += end - cur;
     cur = end;
