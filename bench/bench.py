@@ -7,6 +7,8 @@ tokenizer.json and the same text.
 
 Scenarios:
   batch   documents of about 8 KB encoded as one batch, 1 thread and all threads
+  short   (only when asked for) the batch's text as documents of about 256
+          bytes (sentences, chat messages), one batch, 1 thread and all threads
   single  140-byte requests encoded one at a time (MB/s and µs per request)
   large   one large document (8 MB by default), 1 thread and all threads
   load    tokenizer load time from tokenizer.json (ms)
@@ -67,13 +69,15 @@ LABEL = {
 }
 DIST = {"snaptok": "snaptok", "snaptok-st": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
         "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
-SCENARIOS = ["batch", "single", "large", "load", "fresh"]
-# The scenarios a plain run measures ("fresh" needs more text: ask for it).
+SCENARIOS = ["batch", "short", "single", "large", "load", "fresh"]
+# The scenarios a plain run measures ("fresh" needs more text, "short" more
+# time: ask for them).
 DEFAULT_SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
-THREADED = {"batch", "large", "fresh"}
+THREADED = {"batch", "short", "large", "fresh"}
 
 DOC_BYTES = 8 * 1024
+SHORT_DOC_BYTES = 256
 REQUEST_BYTES = 140
 
 
@@ -257,6 +261,8 @@ def worker_main(args) -> int:
         nonlocal fresh_used
         if scenario == "batch":
             return adapter.batch(data["docs"])
+        if scenario == "short":
+            return adapter.batch(data["short"])
         if scenario == "fresh":
             if fresh_used == len(data["fresh"]):
                 raise ValueError("fresh: every document set was used")
@@ -316,7 +322,7 @@ def worker_main(args) -> int:
             elif op == "check":
                 scenario = cmd["scenario"]
                 result = run(scenario)
-                if scenario in ("batch", "fresh"):
+                if scenario in ("batch", "short", "fresh"):
                     digests = [_digest(x) for x in adapter.batch_ids(result)]
                 elif scenario == "large":
                     digests = [_digest(adapter.large_ids(result))]
@@ -506,10 +512,12 @@ def main(argv=None) -> int:
         fresh.append(split_documents(text[at:end], DOC_BYTES))
         at = end
     docs = split_documents(text[: _cut_near(text, 0, int(args.mb * 1e6))], DOC_BYTES)
+    short_docs = split_documents(text[: _cut_near(text, 0, int(args.mb * 1e6))], SHORT_DOC_BYTES)
     requests = split_requests(text, REQUEST_BYTES, args.requests)
     large = text[: _cut_near(text, 0, int(large_mb * 1e6))].decode("utf-8")
     sizes = {
         "batch": sum(len(d.encode("utf-8")) for d in docs),
+        "short": sum(len(d.encode("utf-8")) for d in short_docs),
         "single": sum(len(r.encode("utf-8")) for r in requests),
         "large": len(large.encode("utf-8")),
         "load": 0,
@@ -528,7 +536,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="snaptok-bench-") as tmp:
         data_path = Path(tmp) / "data.pkl"
         with open(data_path, "wb") as f:
-            pickle.dump({"docs": docs, "requests": requests, "large": large, "fresh": fresh}, f,
+            pickle.dump({"docs": docs, "short": short_docs, "requests": requests, "large": large, "fresh": fresh}, f,
                         protocol=pickle.HIGHEST_PROTOCOL)
         workers = []
         try:
@@ -665,7 +673,8 @@ def main(argv=None) -> int:
     header = [
         f"machine: {cpu_name()}, {available_cores()} cores available; Python {platform.python_version()}",
         f"tokenizer: {args.tokenizer}",
-        f"text: {corpus_desc}; batch {len(docs)} docs of ~{DOC_BYTES // 1024} KB = {sizes['batch'] / 1e6:.2f} MB; "
+        f"text: {corpus_desc}; batch {len(docs)} docs of ~{DOC_BYTES // 1024} KB = {sizes['batch'] / 1e6:.2f} MB"
+        + (f" (short: {len(short_docs)} docs of ~{SHORT_DOC_BYTES} B)" if "short" in scenarios else "") + "; "
         f"{len(requests)} requests of {REQUEST_BYTES} B; large document {sizes['large'] / 1e6:.2f} MB",
         f"runs: median of {args.repeat} (each >= {args.min_time:g} s) after a warm-up, round-robin; "
         f"add_special_tokens={args.special_tokens}; 'all' = {args.threads} threads",
@@ -684,6 +693,7 @@ def main(argv=None) -> int:
 
 SCENARIO_TITLE = {
     "batch": "batch, ~8 KB docs",
+    "short": f"batch, ~{SHORT_DOC_BYTES} B docs",
     "single": "single 140 B requests",
     "large": "one large document",
     "load": "tokenizer load",

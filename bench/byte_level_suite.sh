@@ -5,8 +5,8 @@
 #
 #   bench/byte_level_suite.sh [OUT.md] [extra bench.py options...]
 #
-# Default: batch of ~8 KB documents and 140-byte requests on 1 thread, peak
-# RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads,
+# Default: batches of ~8 KB and of ~256-byte documents and 140-byte requests
+# on 1 thread, peak RSS, 4 MB of English; GPT-2 also gets one 64 MB document and 2 threads,
 # and GPT-2 and o200k a batch of Japanese and batches of unseen English
 # and Japanese (the fresh scenario; the fast libraries only).
 # Environment: PYTHON (default .venv/bin/python), SHARED (default ../shared/data).
@@ -21,15 +21,15 @@ source bench/suite_lib.sh
 : >"$out"
 common=(--mb 4 --repeat 3 "$@")
 run "GPT-2" "$shared/tokenizers/gpt2/tokenizer.json" \
-  --scenarios batch,single --threads 1 "${common[@]}"
+  --scenarios batch,short,single --threads 1 "${common[@]}"
 run "Llama 3 pattern (cl100k, HF spelling)" "$shared/tokenizers/cl100k-hf-spelling/tokenizer.json" \
-  --scenarios batch,single --threads 1 "${common[@]}"
+  --scenarios batch,short,single --threads 1 "${common[@]}"
 run "o200k" "$shared/tokenizers/o200k/tokenizer.json" \
-  --scenarios batch,single --threads 1 "${common[@]}"
+  --scenarios batch,short,single --threads 1 "${common[@]}"
 run "Qwen2" "$shared/tokenizers/qwen2/tokenizer.json" \
-  --scenarios batch,single --threads 1 "${common[@]}"
+  --scenarios batch,short,single --threads 1 "${common[@]}"
 run "DeepSeek V3" "$shared/tokenizers/deepseek-v3/tokenizer.json" \
-  --scenarios batch,single --threads 1 "${common[@]}"
+  --scenarios batch,short,single --threads 1 "${common[@]}"
 # HF (~1.5 MB/s here) still computes the reference ids once, but is not timed.
 run "GPT-2, one 64 MB document and 2 threads" "$shared/tokenizers/gpt2/tokenizer.json" \
   --scenarios large,batch --threads 2 --large-mb 64 --repeat 3 \
