@@ -45,6 +45,13 @@ std::string_view text_of(nb::handle h, const char* what) {
                            .c_str());
 }
 
+// text_of for item `index` of the sequence `what`: its name, "what[index]",
+// is made only for the error (a batch of short texts would pay for it).
+std::string_view text_of(nb::handle h, std::string_view what, std::size_t index) {
+  if (PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())) return text_of(h, "");
+  return text_of(h, (std::string(what) + "[" + std::to_string(index) + "]").c_str());
+}
+
 // Returns the Python integer `h` as an unsigned value of at most `max`, or
 // raises what HF raises: TypeError for what is not an integer (a float, a
 // str), OverflowError for a negative value or one above `max`. Messages name
@@ -309,7 +316,7 @@ struct TextBatch {
     for (std::size_t i = 0; i < n; ++i) {
       nb::object item = s[i];
       all_str = all_str && PyUnicode_Check(item.ptr());
-      views.push_back(text_of(item, ("texts[" + std::to_string(i) + "]").c_str()));
+      views.push_back(text_of(item, "texts", i));
       keep.push_back(std::move(item));
     }
     keep.push_back(std::move(s));
@@ -332,7 +339,7 @@ struct WordList {
     const std::size_t n = nb::len(keep);
     words.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
-      words.push_back(text_of(keep[i], (what + "[" + std::to_string(i) + "]").c_str()));
+      words.push_back(text_of(keep[i], what, i));
     }
   }
 };
@@ -354,11 +361,14 @@ struct PairBatch {
     pairs.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       nb::object item = s[i];
-      const std::string where = "input[" + std::to_string(i) + "]";
       if (PyUnicode_Check(item.ptr()) || PyBytes_Check(item.ptr())) {
-        texts.push_back(text_of(item, where.c_str()));
+        texts.push_back(text_of(item, ""));
         pairs.emplace_back();
-      } else if ((PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2) {
+        keep.push_back(std::move(item));
+        continue;
+      }
+      const std::string where = "input[" + std::to_string(i) + "]";
+      if ((PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) && nb::len(item) == 2) {
         nb::object a = item[0], b = item[1];
         texts.push_back(text_of(a, (where + "[0]").c_str()));
         pairs.emplace_back(text_of(b, (where + "[1]").c_str()));

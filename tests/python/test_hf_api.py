@@ -155,6 +155,13 @@ def test_batches_take_any_iterable_but_not_one_text():
         tok.encode("Hello world", is_pretokenized=True)
     with pytest.raises(TypeError, match=r"input\[1\]\[0\]: expected str or bytes, got int"):
         tok.encode_batch([["a"], [1]], is_pretokenized=True)
+    # The item that is not a text is named, wherever it is.
+    with pytest.raises(TypeError, match=r"input\[2\]: expected str, bytes or a \(text, pair\) tuple, got float"):
+        tok.encode_batch(["a", b"b", 4.5])
+    with pytest.raises(TypeError, match=r"texts\[1\]: expected str or bytes, got int"):
+        tok.encode_to_numpy(["a", 3])
+    with pytest.raises(TypeError, match=r"text\[2\]: expected str or bytes, got NoneType"):
+        tok.encode(["a", "b", None], is_pretokenized=True)
 
 
 def fields(e):
