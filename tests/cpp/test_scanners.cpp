@@ -368,6 +368,27 @@ TEST_CASE("scanners equal Oniguruma on digit runs that begin just before a block
   }
 }
 
+// The block algebra carries punctuation just before a block into the
+// block: CR/LF at its start belong to that punctuation's match (` ?[^\s\p{L}
+// \p{N}]+[\r\n]*`, o200k's `[\r\n/]*`). Punctuation (with a ' ' before it or
+// not, an apostrophe, a run) ending at every byte around a block's edge,
+// then CR/LF runs and whatever may follow them.
+TEST_CASE("scanners equal Oniguruma on CR/LF after punctuation that ends just before a block") {
+  const std::string heads[] = {".", " .", "a.", "?!", "'", "a'", "\xC3\xA9.", "1."};
+  const std::string tails[] = {"\n", "\r\n", "\n\n ", "\nword", "\n/x", "\n/.", "\n  x", "\r\n\r\nA",
+                               "\n's", "\n12345", "\n\xC3\xA9", "\n.\n"};
+  for (const auto& p : all_patterns()) {
+    for (std::size_t pad = 56; pad < 72; ++pad) {
+      for (const std::string& head : heads) {
+        for (const std::string& tail : tails) {
+          const std::string text = std::string(pad - 1, 'a') + " " + head + tail + " end";
+          check_same(p.pattern, text, std::string(p.name) + " pad " + std::to_string(pad) + " '" + head + tail + "'");
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("the ASCII byte-class sets the scanners use agree with the pinned tables") {
   using namespace snaptok::scanners;
   const auto& t = char_flags();

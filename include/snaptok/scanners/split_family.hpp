@@ -403,15 +403,15 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
   const unsigned kPunct = cls::kClassApostrophe | cls::kClassOther;
   if (k.after & cls::kClassNonascii) return false;
   if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
-  if ((k.before & kPunct) && (m.newline & 1)) return false;
   if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
   // A digit group may have begun before the block, with an ASCII digit or a
   // non-ASCII one (U+00B2 is \p{N}).
   if (R.max_digits > 1 && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) return false;
   if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return false;
 
-  // CR/LF runs right after punctuation belong to its match.
-  const std::uint64_t nl_after_punct = m.newline & (punct << 1);
+  // CR/LF runs right after punctuation belong to its match (punctuation
+  // just before the block too: its match is still in progress).
+  const std::uint64_t nl_after_punct = m.newline & k.shifted_in(punct, kPunct);
   const std::uint64_t absorbed = m.newline & ~(m.newline + nl_after_punct);
   const std::uint64_t space = m.space & ~absorbed;
   const std::uint64_t same = (m.letter & k.shifted_in(m.letter, cls::kClassLetter)) |
