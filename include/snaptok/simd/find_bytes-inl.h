@@ -25,21 +25,23 @@ namespace snaptok::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Returns the lanes of v that hold one of the four bytes of `set` (four
+// compares; the broadcasts are loop-invariant where a loop calls it).
+template <class D, class V>
+HWY_INLINE auto lanes_in(D d, V v, const ByteQuad& set) {
+  return hn::Or(hn::Or(hn::Eq(v, hn::Set(d, set.bytes[0])), hn::Eq(v, hn::Set(d, set.bytes[1]))),
+                hn::Or(hn::Eq(v, hn::Set(d, set.bytes[2])), hn::Eq(v, hn::Set(d, set.bytes[3]))));
+}
+
 // Returns the index of the first byte of p[0..n) in `set`, or n: a vector
 // of bytes at a time (four compares), the tail one byte at a time.
 inline std::size_t find_byte_in(const char* HWY_RESTRICT p, std::size_t n, const ByteQuad& set) {
   const hn::ScalableTag<std::uint8_t> d;
   const std::size_t lanes = hn::Lanes(d);
-  const auto b0 = hn::Set(d, set.bytes[0]);
-  const auto b1 = hn::Set(d, set.bytes[1]);
-  const auto b2 = hn::Set(d, set.bytes[2]);
-  const auto b3 = hn::Set(d, set.bytes[3]);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
   std::size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
-    const auto v = hn::LoadU(d, bytes + i);
-    const auto hit = hn::Or(hn::Or(hn::Eq(v, b0), hn::Eq(v, b1)), hn::Or(hn::Eq(v, b2), hn::Eq(v, b3)));
-    const std::intptr_t k = hn::FindFirstTrue(d, hit);
+    const std::intptr_t k = hn::FindFirstTrue(d, lanes_in(d, hn::LoadU(d, bytes + i), set));
     if (k >= 0) return i + static_cast<std::size_t>(k);
   }
   return i + find_byte_in_scalar(p + i, n - i, set);
@@ -69,15 +71,10 @@ inline std::size_t find_byte_pair(const char* HWY_RESTRICT p, std::size_t n, std
 inline std::size_t find_byte_pair_in(const char* HWY_RESTRICT p, std::size_t n, const BytePairSet& set) {
   const hn::ScalableTag<std::uint8_t> d;
   const std::size_t lanes = hn::Lanes(d);
-  const auto b0 = hn::Set(d, set.firsts.bytes[0]);
-  const auto b1 = hn::Set(d, set.firsts.bytes[1]);
-  const auto b2 = hn::Set(d, set.firsts.bytes[2]);
-  const auto b3 = hn::Set(d, set.firsts.bytes[3]);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
   std::size_t i = 0;
   for (; i + lanes < n; i += lanes) {  // every lane's next byte is in the text
-    const auto v = hn::LoadU(d, bytes + i);
-    auto hit = hn::Or(hn::Or(hn::Eq(v, b0), hn::Eq(v, b1)), hn::Or(hn::Eq(v, b2), hn::Eq(v, b3)));
+    auto hit = lanes_in(d, hn::LoadU(d, bytes + i), set.firsts);
     for (std::intptr_t k; (k = hn::FindFirstTrue(d, hit)) >= 0;) {
       const std::size_t at = i + static_cast<std::size_t>(k);
       if (set.contains(bytes[at], bytes[at + 1])) return at;
