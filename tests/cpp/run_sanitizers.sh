@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The concurrency tests under sanitizers: tests/cpp/test_parallel.cpp (the
-# thread pool, documents cut across threads, DocumentEncoder) and
-# test_runtime.cpp (piece caches, workspaces, settings snapshots), built once
-# with ThreadSanitizer and once with AddressSanitizer + UndefinedBehavior-
-# Sanitizer, and run. Any report fails the step.
+# thread pool, documents cut across threads, DocumentEncoder, texts of every
+# length) and test_runtime.cpp (piece caches, workspaces, settings
+# snapshots), built once with ThreadSanitizer and once with AddressSanitizer
+# + UndefinedBehaviorSanitizer, and run. Any report fails the step.
 #
 # Usage: tests/cpp/run_sanitizers.sh [work-dir]   (default: build/sanitizers)
 # Environment: CXX (default g++), SNAPTOK_JOBS (parallel builds, default 2).

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,31 +85,6 @@ TEST_CASE("GPT-2: batch encoding on threads equals one by one") {
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const std::vector<std::uint32_t> row(ids.begin() + offsets[i], ids.begin() + offsets[i + 1]);
     CHECK(row == gpt2().encode(docs[i]));
-  }
-}
-
-TEST_CASE("GPT-2: texts of every length give the general path's ids, cold and warm") {
-  // The fused path keys a block's pieces 64 bytes at a time; a text's last
-  // block, cut short, is keyed from a padded copy. Texts of every length
-  // (so that pieces end anywhere in a block) of random words, most of them
-  // new to the cache (a miss merges the piece's bytes, read through the
-  // piece's pointer), each in a heap block of its exact size (ASan catches
-  // a read past it); encoded cold, then by the general path, then warm.
-  std::uint32_t seed = 17;
-  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
-  for (std::size_t n = 1; n <= 300; ++n) {
-    std::string words;
-    while (words.size() < n) {
-      words += next() % 4 == 0 ? ", " : " ";
-      for (std::uint32_t k = 1 + next() % 9; k > 0; --k) words += static_cast<char>('a' + next() % 26);
-    }
-    std::unique_ptr<char[]> exact(new char[n]);
-    std::copy(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n), exact.get());
-    const std::string_view text(exact.get(), n);
-    INFO(n << " bytes: '" << text << "'");
-    const std::vector<std::uint32_t> cold = gpt2().encode(text, false);
-    CHECK(cold == gpt2().encode_full(text, false).ids);
-    CHECK(gpt2().encode(text, false) == cold);
   }
 }
 
