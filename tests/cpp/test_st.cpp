@@ -356,9 +356,11 @@ TEST_CASE("st: the short-token map of a model that ignores merges is stored, che
   CHECK(Tokenizer::from_st_buffer(as_bytes(image)).encode_full(text, false).ids == want);
   {  // a file without the section (an older writer's): the map is built at load
     std::string old = image;
-    st::SectionEntry e = entry_of(old, i);
-    e.type = 40;  // unknown, still in order
-    set_entry(old, i, e);
+    for (std::size_t k = i; k < section_count(old); ++k) {  // types no reader knows, still in order
+      st::SectionEntry e = entry_of(old, k);
+      e.type += 100;
+      set_entry(old, k, e);
+    }
     fix_checksum(old);
     CHECK(Tokenizer::from_st_buffer(as_bytes(old)).encode(text, false) == want);
   }
@@ -385,6 +387,73 @@ TEST_CASE("st: the short-token map of a model that ignores merges is stored, che
     }
     fix_checksum(bad);
     CHECK(load_error(bad).find("bpe.short_tokens: every bucket is full") != std::string::npos);
+  }
+}
+
+TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or built on first use") {
+  // A first piece over BpeModel::kStackMergeBytes needs the trie of the
+  // tokens' raw bytes (30-70 ms to build for a large vocabulary): a .st
+  // image holds it, so a server that maps one never pays that on a request.
+  const std::string json = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
+  const std::string image = Tokenizer::from_json(json).to_st_bytes();
+  auto bpe_of = [](const snaptok::Pipeline& p) -> const snaptok::BpeModel& {
+    return dynamic_cast<const snaptok::BpeModel&>(p.model());
+  };
+  const std::string text = "A long piece: " + std::string(120, '-') + " " + std::string(70, 'x') +
+                           " \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe6\x96\x87\xe7\xab\xa0\xe3\x81\xa7\xe3\x81\x99\xe3\x80\x82"
+                           "\xe3\x81\x93\xe3\x82\x8c\xe3\x81\xaf\xe9\x95\xb7\xe3\x81\x84\xe6\x96\x87\xe3\x81\xa7\xe3\x81\x99 and 1234567.";
+  const std::vector<std::uint32_t> want = Tokenizer::from_json(json).encode(text, false);
+  {
+    const snaptok::Pipeline loaded = snaptok::Pipeline::from_st_buffer(as_bytes(image));
+    CHECK(bpe_of(loaded).long_piece_tables_ready());
+    CHECK(loaded.encode(text, false) == want);
+    CHECK(loaded.encode_full(text, false).ids == want);
+  }
+  // Section i of `file` (and every later one, to keep the table sorted)
+  // retyped to types no reader knows: an older writer's file.
+  auto without_from = [&](std::string file, st::SectionType first) {
+    for (std::size_t i = find_section(file, first); i < section_count(file); ++i) {
+      st::SectionEntry e = entry_of(file, i);
+      e.type += 100;
+      set_entry(file, i, e);
+    }
+    fix_checksum(file);
+    return file;
+  };
+  {  // without the trie: built at the first long piece, same ids
+    const std::string old = without_from(image, st::SectionType::bpe_raw_trie_cells);
+    const snaptok::Pipeline loaded = snaptok::Pipeline::from_st_buffer(as_bytes(old));
+    CHECK_FALSE(bpe_of(loaded).long_piece_tables_ready());
+    CHECK(loaded.encode(text, false) == want);
+    CHECK(bpe_of(loaded).long_piece_tables_ready());
+  }
+  CHECK(load_error(without_from(image, st::SectionType::bpe_raw_trie_values))
+            .find("bpe.raw_*: the raw-token trie and pairs must come together") != std::string::npos);
+  const st::SectionEntry cells = entry_of(image, find_section(image, st::SectionType::bpe_raw_trie_cells));
+  const st::SectionEntry values = entry_of(image, find_section(image, st::SectionType::bpe_raw_trie_values));
+  auto edited = [&](std::uint64_t at, std::uint32_t value) {
+    std::string bad = image;
+    std::memcpy(bad.data() + at, &value, 4);
+    fix_checksum(bad);
+    return load_error(bad);
+  };
+  std::size_t end_cell = 0;  // the first cell where a token ends
+  for (;; ++end_cell) {
+    std::uint32_t base;
+    std::memcpy(&base, image.data() + cells.offset + 8 * end_cell, 4);
+    if (base & snaptok::detail::DoubleArrayTrie::kEnds) break;
+  }
+  CHECK(edited(values.offset + 4 * end_cell, 0x7FFFFFF0u).find("bpe.raw_trie: a token id is past the vocabulary") !=
+        std::string::npos);
+  CHECK(edited(cells.offset, 0x7FFFFF00u).find("bpe.raw_trie") != std::string::npos);  // the root's children
+  {  // a pairs section of the wrong size
+    std::string bad = image;
+    const std::size_t i = find_section(bad, st::SectionType::bpe_raw_pairs);
+    st::SectionEntry e = entry_of(bad, i);
+    e.length -= 8;
+    set_entry(bad, i, e);
+    fix_checksum(bad);
+    CHECK(load_error(bad).find("bpe.raw_pairs: 1023 words, expected 1024") != std::string::npos);
   }
 }
 

@@ -77,6 +77,7 @@ class BpeModel final : public VocabModel {
       }
     }
     init_byte_level_path();
+    if (image && byte_level_ready_) load_raw_tokens(*image);
   }
 
   /// Returns the byte-level BPE that tiktoken builds from `ranks` (each
@@ -256,6 +257,12 @@ class BpeModel final : public VocabModel {
     vocab_.save(out);
     out.add(st::SectionType::bpe_merges, merges_.slots());
     if (!short_tokens_.empty()) out.add(st::SectionType::bpe_short_tokens, short_tokens_.buckets());
+    if (byte_level_ready_) {  // built here if no piece needed it yet
+      const RawTokens& raw = raw_token_table();
+      out.add(st::SectionType::bpe_raw_trie_cells, raw.trie.cell_table().span());
+      out.add(st::SectionType::bpe_raw_trie_values, raw.trie.value_table().span());
+      out.add(st::SectionType::bpe_raw_pairs, std::span<const std::uint64_t>(raw.pairs));
+    }
   }
 
   /// The vocabulary and `"merges":[["a","b"],...]` in rank order.
@@ -279,11 +286,17 @@ class BpeModel final : public VocabModel {
   /// Sets the byte budget of the general path's piece cache (0 disables it).
   void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
 
+  /// Whether the tables that cut long pieces exist: built for the first
+  /// piece over kStackMergeBytes or by save_tables, or viewed in the .st
+  /// image the model was loaded from.
+  bool long_piece_tables_ready() const noexcept { return raw_tokens_->ready(); }
+
   /// Pieces of up to this many bytes merge on the stack (merge_raw), longer
   /// ones in chunks.
   static constexpr std::size_t kStackMergeBytes = 48;
   /// Once the chunks' trie exists (built for the first piece over
-  /// kStackMergeBytes: 30-140 ms that short requests need not pay), pieces
+  /// kStackMergeBytes: 10-70 ms that short requests need not pay; a .st
+  /// image holds it), pieces
   /// of at least this many bytes merge in chunks too: a 40-byte piece of
   /// CJK text costs the stack's quadratic scan 4x more than its chunks.
   static constexpr std::size_t kChunkFromBytes = 16;
@@ -738,8 +751,41 @@ class BpeModel final : public VocabModel {
     }
   };
 
-  // The tokens' raw bytes, made on first use: only pieces longer than
-  // kStackMergeBytes need them.
+  // Views the raw tokens of a .st image (RawTokens), when it holds them,
+  // after checking that the trie stays in bounds and holds only ids of the
+  // vocabulary. A file without them builds them on first use.
+  void load_raw_tokens(const st::Image& image) {
+    const bool has_cells = image.has(st::SectionType::bpe_raw_trie_cells);
+    const bool has_values = image.has(st::SectionType::bpe_raw_trie_values);
+    const bool has_pairs = image.has(st::SectionType::bpe_raw_pairs);
+    if (!has_cells && !has_values && !has_pairs) return;
+    if (!has_cells || !has_values || !has_pairs) image.fail("bpe.raw_*: the raw-token trie and pairs must come together");
+    detail::DoubleArrayTrie trie = detail::DoubleArrayTrie::view(
+        image.section<detail::DoubleArrayTrie::Cell>(st::SectionType::bpe_raw_trie_cells),
+        image.section<std::uint32_t>(st::SectionType::bpe_raw_trie_values), image, "bpe.raw_trie");
+    const detail::DoubleArrayTrie::Cell* cells_at = trie.cells();
+    const std::uint32_t* values_at = trie.values();
+    const std::uint32_t id_bound = vocab_.id_bound();
+    bool bad_id = false;  // (one branch-free pass: o200k's trie has 440,000 cells)
+    for (std::size_t t = 0; t < trie.size(); ++t) {
+      bad_id |= (cells_at[t].base & detail::DoubleArrayTrie::kEnds) != 0 && values_at[t] >= id_bound;
+    }
+    if (bad_id) image.fail("bpe.raw_trie: a token id is past the vocabulary");
+    const detail::Flat<std::uint64_t> bits = image.section<std::uint64_t>(st::SectionType::bpe_raw_pairs);
+    RawTokens& raw = *raw_tokens_;
+    if (bits.size() != raw.pairs.size()) {
+      image.fail("bpe.raw_pairs: " + std::to_string(bits.size()) + " words, expected " +
+                 std::to_string(raw.pairs.size()));
+    }
+    std::call_once(raw.built, [&] {
+      raw.trie = std::move(trie);
+      std::copy(bits.data(), bits.data() + bits.size(), raw.pairs.begin());
+      raw.done.store(true, std::memory_order_release);
+    });
+  }
+
+  // The tokens' raw bytes, made on first use (only pieces longer than
+  // kStackMergeBytes need them), or viewed in a .st image at load.
   const RawTokens& raw_token_table() const {
     RawTokens& raw = *raw_tokens_;
     std::call_once(raw.built, [&] {

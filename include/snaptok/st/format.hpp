@@ -37,6 +37,11 @@
 //                   ignores merges, its tokens of 1..15 raw bytes -> id.
 //                   Optional: a file without it (an older writer's) builds
 //                   the map at load.
+//   bpe.raw_*       a byte-level BPE's tokens by their raw bytes: trie cells
+//                   and values (detail::DoubleArrayTrie), and the bitmap of
+//                   the byte pairs tokens start with (1024 u64): what long
+//                   pieces are cut with. Optional, all three or none: a file
+//                   without them builds them at the first long piece.
 //   unigram.*       UnigramModel (pieces, offsets, scores, trie cells and
 //                   values, end cells)
 // Hash slots are placed by detail::hash_bytes / detail::hash_u64 with
@@ -101,6 +106,9 @@ enum class SectionType : std::uint32_t {
   vocab_ids = 19,
   bpe_merges = 32,
   bpe_short_tokens = 33,
+  bpe_raw_trie_cells = 34,
+  bpe_raw_trie_values = 35,
+  bpe_raw_pairs = 36,
   unigram_pieces = 48,
   unigram_offsets = 49,
   unigram_scores = 50,
@@ -119,6 +127,9 @@ inline std::string_view section_name(std::uint32_t type) noexcept {
     case SectionType::vocab_ids: return "vocab.ids";
     case SectionType::bpe_merges: return "bpe.merges";
     case SectionType::bpe_short_tokens: return "bpe.short_tokens";
+    case SectionType::bpe_raw_trie_cells: return "bpe.raw_trie_cells";
+    case SectionType::bpe_raw_trie_values: return "bpe.raw_trie_values";
+    case SectionType::bpe_raw_pairs: return "bpe.raw_pairs";
     case SectionType::unigram_pieces: return "unigram.pieces";
     case SectionType::unigram_offsets: return "unigram.offsets";
     case SectionType::unigram_scores: return "unigram.scores";
