@@ -130,6 +130,19 @@ std::size_t find_section(const std::string& image, st::SectionType type) {
   return 0;
 }
 
+// `image` with section `first` and every later one retyped to types no
+// reader knows (still sorted): the file of an older writer, which lacked
+// those sections.
+std::string without_sections_from(std::string image, st::SectionType first) {
+  for (std::size_t i = find_section(image, first); i < section_count(image); ++i) {
+    st::SectionEntry e = entry_of(image, i);
+    e.type += 100;
+    set_entry(image, i, e);
+  }
+  fix_checksum(image);
+  return image;
+}
+
 // The error from loading `image`, or "" when it loads.
 std::string load_error(const std::string& image) {
   try {
@@ -355,13 +368,7 @@ TEST_CASE("st: the short-token map of a model that ignores merges is stored, che
   CHECK(Tokenizer::from_st_buffer(as_bytes(image)).encode(text, false) == want);
   CHECK(Tokenizer::from_st_buffer(as_bytes(image)).encode_full(text, false).ids == want);
   {  // a file without the section (an older writer's): the map is built at load
-    std::string old = image;
-    for (std::size_t k = i; k < section_count(old); ++k) {  // types no reader knows, still in order
-      st::SectionEntry e = entry_of(old, k);
-      e.type += 100;
-      set_entry(old, k, e);
-    }
-    fix_checksum(old);
+    const std::string old = without_sections_from(image, st::SectionType::bpe_short_tokens);
     CHECK(Tokenizer::from_st_buffer(as_bytes(old)).encode(text, false) == want);
   }
   const st::SectionEntry e = entry_of(image, i);
@@ -392,7 +399,7 @@ TEST_CASE("st: the short-token map of a model that ignores merges is stored, che
 
 TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or built on first use") {
   // A first piece over BpeModel::kStackMergeBytes needs the trie of the
-  // tokens' raw bytes (30-70 ms to build for a large vocabulary): a .st
+  // tokens' raw bytes (10-70 ms to build for a large vocabulary): a .st
   // image holds it, so a server that maps one never pays that on a request.
   const std::string json = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
   const std::string image = Tokenizer::from_json(json).to_st_bytes();
@@ -409,25 +416,14 @@ TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or bui
     CHECK(loaded.encode(text, false) == want);
     CHECK(loaded.encode_full(text, false).ids == want);
   }
-  // Section i of `file` (and every later one, to keep the table sorted)
-  // retyped to types no reader knows: an older writer's file.
-  auto without_from = [&](std::string file, st::SectionType first) {
-    for (std::size_t i = find_section(file, first); i < section_count(file); ++i) {
-      st::SectionEntry e = entry_of(file, i);
-      e.type += 100;
-      set_entry(file, i, e);
-    }
-    fix_checksum(file);
-    return file;
-  };
   {  // without the trie: built at the first long piece, same ids
-    const std::string old = without_from(image, st::SectionType::bpe_raw_trie_cells);
+    const std::string old = without_sections_from(image, st::SectionType::bpe_raw_trie_cells);
     const snaptok::Pipeline loaded = snaptok::Pipeline::from_st_buffer(as_bytes(old));
     CHECK_FALSE(bpe_of(loaded).long_piece_tables_ready());
     CHECK(loaded.encode(text, false) == want);
     CHECK(bpe_of(loaded).long_piece_tables_ready());
   }
-  CHECK(load_error(without_from(image, st::SectionType::bpe_raw_trie_values))
+  CHECK(load_error(without_sections_from(image, st::SectionType::bpe_raw_trie_values))
             .find("bpe.raw_*: the raw-token trie and pairs must come together") != std::string::npos);
   const st::SectionEntry cells = entry_of(image, find_section(image, st::SectionType::bpe_raw_trie_cells));
   const st::SectionEntry values = entry_of(image, find_section(image, st::SectionType::bpe_raw_trie_values));

@@ -296,9 +296,9 @@ class BpeModel final : public VocabModel {
   static constexpr std::size_t kStackMergeBytes = 48;
   /// Once the chunks' trie exists (built for the first piece over
   /// kStackMergeBytes: 10-70 ms that short requests need not pay; a .st
-  /// image holds it), pieces
-  /// of at least this many bytes merge in chunks too: a 40-byte piece of
-  /// CJK text costs the stack's quadratic scan 4x more than its chunks.
+  /// image holds it), pieces of at least this many bytes merge in chunks
+  /// too: a 40-byte piece of CJK text costs the stack's quadratic scan 4x
+  /// more than its chunks.
   static constexpr std::size_t kChunkFromBytes = 16;
 
  private:
@@ -752,8 +752,8 @@ class BpeModel final : public VocabModel {
   };
 
   // Views the raw tokens of a .st image (RawTokens), when it holds them,
-  // after checking that the trie stays in bounds and holds only ids of the
-  // vocabulary. A file without them builds them on first use.
+  // after DoubleArrayTrie::view's checks (in bounds, ids of the vocabulary).
+  // A file without them builds them on first use.
   void load_raw_tokens(const st::Image& image) {
     const bool has_cells = image.has(st::SectionType::bpe_raw_trie_cells);
     const bool has_values = image.has(st::SectionType::bpe_raw_trie_values);
@@ -762,15 +762,8 @@ class BpeModel final : public VocabModel {
     if (!has_cells || !has_values || !has_pairs) image.fail("bpe.raw_*: the raw-token trie and pairs must come together");
     detail::DoubleArrayTrie trie = detail::DoubleArrayTrie::view(
         image.section<detail::DoubleArrayTrie::Cell>(st::SectionType::bpe_raw_trie_cells),
-        image.section<std::uint32_t>(st::SectionType::bpe_raw_trie_values), image, "bpe.raw_trie");
-    const detail::DoubleArrayTrie::Cell* cells_at = trie.cells();
-    const std::uint32_t* values_at = trie.values();
-    const std::uint32_t id_bound = vocab_.id_bound();
-    bool bad_id = false;  // (one branch-free pass: o200k's trie has 440,000 cells)
-    for (std::size_t t = 0; t < trie.size(); ++t) {
-      bad_id |= (cells_at[t].base & detail::DoubleArrayTrie::kEnds) != 0 && values_at[t] >= id_bound;
-    }
-    if (bad_id) image.fail("bpe.raw_trie: a token id is past the vocabulary");
+        image.section<std::uint32_t>(st::SectionType::bpe_raw_trie_values), image, "bpe.raw_trie",
+        static_cast<std::uint32_t>(vocab_.id_bound()));
     const detail::Flat<std::uint64_t> bits = image.section<std::uint64_t>(st::SectionType::bpe_raw_pairs);
     RawTokens& raw = *raw_tokens_;
     if (bits.size() != raw.pairs.size()) {

@@ -223,7 +223,8 @@ class UnigramModel final : public Model {
     scores_ = image.section<double>(st::SectionType::unigram_scores);
     trie_ = detail::DoubleArrayTrie::view(
         image.section<detail::DoubleArrayTrie::Cell>(st::SectionType::unigram_trie_cells),
-        image.section<std::uint32_t>(st::SectionType::unigram_trie_values), image, "unigram.trie");
+        image.section<std::uint32_t>(st::SectionType::unigram_trie_values), image, "unigram.trie",
+        static_cast<std::uint32_t>(scores_.size()));
     ends_ = image.section<End>(st::SectionType::unigram_ends);
     const std::size_t n = scores_.size();
     if (offsets_.size() != n + 1 || offsets_[0] != 0 || offsets_[n] > pieces_.size()) {
@@ -236,8 +237,7 @@ class UnigramModel final : public Model {
     if (token_to_id_.id_bound() > n) image.fail("vocab.ids: an id past the Unigram pieces");
     if (ends_.size() != trie_.size()) image.fail("unigram.ends: not one per trie cell");
     for (std::size_t t = 0; t < trie_.size(); ++t) {
-      if ((trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) &&
-          (ends_[t].id >= n || trie_.values()[t] >= n)) {
+      if ((trie_.cells()[t].base & detail::DoubleArrayTrie::kEnds) && ends_[t].id >= n) {
         image.fail("unigram.ends: a trie cell holds an id past the pieces");
       }
     }
