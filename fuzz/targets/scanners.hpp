@@ -22,7 +22,7 @@ inline void scanners(std::span<const std::uint8_t> data) {
   using Matches = std::vector<std::pair<std::size_t, std::size_t>>;
   // Both regexes of each pattern, compiled once (a pinned pattern compiles slowly).
   static std::map<std::size_t, std::pair<snaptok::detail::Regex, snaptok::detail::Regex>> compiled;
-  static const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  static const std::vector<std::int64_t> targets = snaptok::simd::detail::supported_compiled_targets();
 
   Reader in(data);
   const std::size_t which = in.byte() % std::size(snaptok::scanners::kScanners);
@@ -41,9 +41,9 @@ inline void scanners(std::span<const std::uint8_t> data) {
     re.for_each_match(text, [&](std::size_t s, std::size_t e) { out.emplace_back(s, e); });
     return out;
   };
-  hwy::SetSupportedTargetsForTest(target);
+  snaptok::simd::detail::set_supported_targets_for_test(target);
   const Matches scanned = matches(it->second.first);
-  hwy::SetSupportedTargetsForTest(0);
+  snaptok::simd::detail::set_supported_targets_for_test(0);
   const Matches expected = matches(it->second.second);
   if (scanned != expected) {
     std::size_t i = 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# NEON build check: cross-compiles (compile only, no link: there is no aarch64
-# libhwy here) a small translation unit that includes snaptok/simd/dispatch.hpp
-# and calls every SIMD entry point, for aarch64 with aarch64-linux-gnu-g++.
+# NEON build check: cross-compiles (compile only: nothing here runs aarch64
+# code) a small translation unit that includes snaptok/simd/dispatch.hpp and
+# calls every SIMD entry point, for aarch64 with aarch64-linux-gnu-g++, and
+# checks that the object needs nothing of libhwy (snaptok chooses the target).
 # Highway's headers are architecture-independent, so the host's
 # /usr/include/hwy serves. Skips (exit 0) when the cross compiler is missing
 # (Debian/Ubuntu: apt install g++-aarch64-linux-gnu).
@@ -66,4 +67,9 @@ CPP
 # Which targets were generated (the symbols of classify_block per target).
 targets=$(nm -C "$work/neon_check.o" | grep -o 'snaptok::simd::N_[A-Z0-9_]*::classify_block' \
   | sed 's/.*N_\([A-Z0-9_]*\)::.*/\1/' | sort -u | tr '\n' ' ')
+if nm -C --undefined-only "$work/neon_check.o" | grep -q 'hwy::'; then
+  echo "NEON build: the object needs libhwy:" >&2
+  nm -C --undefined-only "$work/neon_check.o" | grep 'hwy::' >&2
+  exit 1
+fi
 echo "NEON build: ok ($cxx; kernels compiled for: ${targets:-?})"

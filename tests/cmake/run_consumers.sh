@@ -4,7 +4,8 @@
 #      what was installed;
 #   2. find_package/     — find_package(snaptok CONFIG REQUIRED) from that prefix,
 #      linking the compiled library, the header-only target, and the compiled
-#      library from code built with -fno-exceptions;
+#      library from code built with -fno-exceptions (none may link libhwy:
+#      Highway is used through its headers only);
 #   3. add_subdirectory/ — snaptok as a subproject (no tests, no install rules),
 #      both targets, once more with -DSNAPTOK_USE_HIGHWAY=OFF (must not link libhwy);
 #   4. odr/              — two translation units in one program, in both forms;
@@ -62,6 +63,12 @@ configure "$here/find_package" "$work/find_package" -DCMAKE_PREFIX_PATH="$prefix
 "$work/find_package/app" "$tokenizer"
 "$work/find_package/app_header_only" "$tokenizer"
 "$work/find_package/noexcept_app" "$tokenizer"
+# Highway is header-only: snaptok chooses its SIMD target itself.
+for app in app app_header_only noexcept_app; do
+  if command -v ldd >/dev/null && ldd "$work/find_package/$app" | grep -q libhwy; then
+    fail "find_package consumer $app links libhwy"
+  fi
+done
 
 say "add_subdirectory consumer"
 configure "$here/add_subdirectory" "$work/add_subdirectory" \

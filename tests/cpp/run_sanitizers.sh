@@ -19,7 +19,7 @@ sources=("$here/main.cpp" "$here/test_parallel.cpp" "$here/test_runtime.cpp")
 common=(-std=c++20 -O1 -g -fno-omit-frame-pointer -I"$root/include"
         -DSNAPTOK_TEST_DATA_DIR="\"$root/tests/data\""
         -DSNAPTOK_SHARED_DATA_DIR="\"$root/../shared/data\"")
-libs=(-lsimdjson -lonig -lhwy -lpthread)
+libs=(-lsimdjson -lonig -lpthread)
 
 build() {  # build <name> <sanitizer flags...>
   local name=$1

@@ -612,10 +612,10 @@ void check_deepseek_chain(std::string_view text, const std::string& what) {
 TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
   const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
   REQUIRE(!sample.empty());
-  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  const std::vector<std::int64_t> targets = snaptok::simd::detail::supported_compiled_targets();
   REQUIRE(!targets.empty());
   for (const std::int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
+    snaptok::simd::detail::set_supported_targets_for_test(target);
     const std::string name = hwy::TargetName(target);
     CHECK(snaptok::simd_target() == name);
     MESSAGE("scanners on target " << name);
@@ -639,7 +639,7 @@ TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
       check_deepseek_chain(text, name + " DeepSeek chain random text #" + std::to_string(i));
     }
   }
-  hwy::SetSupportedTargetsForTest(0);
+  snaptok::simd::detail::set_supported_targets_for_test(0);
 }
 #endif
 

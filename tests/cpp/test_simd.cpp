@@ -1,5 +1,5 @@
 // SIMD kernels (snaptok/simd/dispatch.hpp): every compiled Highway target the
-// CPU supports is forced in turn (hwy::SetSupportedTargetsForTest) and
+// CPU supports is forced in turn (set_supported_targets_for_test) and
 // compared with the scalar reference; builds without Highway check the
 // portable path the same way.
 #include <doctest/doctest.h>
@@ -32,13 +32,13 @@ void for_each_target(const std::function<void(const std::string&)>& fn) {
 #ifdef SNAPTOK_NO_HIGHWAY
   fn("none");
 #else
-  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  const std::vector<std::int64_t> targets = snaptok::simd::detail::supported_compiled_targets();
   REQUIRE(!targets.empty());
   for (const std::int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
+    snaptok::simd::detail::set_supported_targets_for_test(target);
     fn(hwy::TargetName(target));
   }
-  hwy::SetSupportedTargetsForTest(0);
+  snaptok::simd::detail::set_supported_targets_for_test(0);
 #endif
 }
 
@@ -501,7 +501,7 @@ TEST_CASE("simd: block_piece_keys equals the reference on every target") {
   const std::vector<std::string_view> compiled = snaptok::simd::compiled_targets();
   const bool dl = std::find(compiled.begin(), compiled.end(), "AVX3_DL") != compiled.end();
   CHECK(dl);
-  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+  for (const std::int64_t t : snaptok::simd::detail::supported_compiled_targets()) {
     if (t == HWY_AVX3_DL) CHECK(kernels == 1);
   }
 #endif
@@ -518,7 +518,7 @@ TEST_CASE("simd: simd_target and the compiled targets") {
   // The target dispatch chose is one of those compiled.
   CHECK(std::find(compiled.begin(), compiled.end(), name) != compiled.end());
   // Every supported-and-generated target is compiled, and the fallback is too.
-  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+  for (const std::int64_t t : snaptok::simd::detail::supported_compiled_targets()) {
     CHECK(std::find(compiled.begin(), compiled.end(), hwy::TargetName(t)) !=
           compiled.end());
   }
@@ -526,6 +526,34 @@ TEST_CASE("simd: simd_target and the compiled targets") {
   CHECK((fallback == "SCALAR" || fallback == "EMU128"));
 #endif
 }
+
+#if !defined(SNAPTOK_NO_HIGHWAY) && HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
+TEST_CASE("simd: cpu_targets agrees with the compiler's own CPU check") {
+  // __builtin_cpu_supports (libgcc / compiler-rt) reads CPUID and XCR0 on
+  // its own; each target needs the instruction sets Highway compiles it with.
+  auto all = [](auto... supported) { return ((supported != 0) && ...); };
+#define SNAPTOK_HAS(feature) __builtin_cpu_supports(feature)
+  const bool ssse3 = all(SNAPTOK_HAS("sse2"), SNAPTOK_HAS("ssse3"));
+  const bool sse4 = ssse3 && all(SNAPTOK_HAS("sse4.1"), SNAPTOK_HAS("sse4.2"), SNAPTOK_HAS("pclmul"), SNAPTOK_HAS("aes"));
+  const bool avx2 = sse4 && all(SNAPTOK_HAS("avx"), SNAPTOK_HAS("avx2"), SNAPTOK_HAS("bmi"), SNAPTOK_HAS("bmi2"),
+                                SNAPTOK_HAS("fma"), SNAPTOK_HAS("f16c"), SNAPTOK_HAS("lzcnt"));
+  const bool avx3 = avx2 && all(SNAPTOK_HAS("avx512f"), SNAPTOK_HAS("avx512vl"), SNAPTOK_HAS("avx512dq"),
+                                SNAPTOK_HAS("avx512bw"));
+  const bool avx3_dl =
+      avx3 && all(SNAPTOK_HAS("avx512vbmi"), SNAPTOK_HAS("avx512vbmi2"), SNAPTOK_HAS("vaes"), SNAPTOK_HAS("vpclmulqdq"),
+                  SNAPTOK_HAS("avx512vnni"), SNAPTOK_HAS("avx512bitalg"), SNAPTOK_HAS("avx512vpopcntdq"));
+#undef SNAPTOK_HAS
+  const std::int64_t targets = snaptok::simd::detail::cpu_targets();
+  CHECK(((targets & HWY_SSSE3) != 0) == ssse3);
+  CHECK(((targets & HWY_SSE4) != 0) == sse4);
+  CHECK(((targets & HWY_AVX2) != 0) == avx2);
+  CHECK(((targets & HWY_AVX3) != 0) == avx3);
+  CHECK(((targets & HWY_AVX3_DL) != 0) == avx3_dl);
+  // The fallbacks and the compiler's baseline are always there.
+  CHECK((targets & HWY_STATIC_TARGET) != 0);
+  CHECK((targets & (HWY_SCALAR | HWY_EMU128)) == (HWY_SCALAR | HWY_EMU128));
+}
+#endif
 
 TEST_CASE("simd: SNAPTOK_SIMD values") {
   using snaptok::simd::parse_target_cap;
@@ -581,7 +609,7 @@ TEST_CASE("simd: set_max_target caps the dispatched target") {
 #endif
   set_max_target(TargetCap::none);
   const std::string_view best = snaptok::simd_target();
-  CHECK(best == hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()));
+  CHECK(best == hwy::TargetName(snaptok::simd::detail::supported_compiled_targets().front()));
   set_max_target(before);
 }
 #endif

@@ -13,10 +13,13 @@
 // re-includes it once per target; each pass includes the kernels
 // (snaptok/simd/*-inl.h, guarded per target) into the namespace
 // snaptok::simd::N_<TARGET>. Each public entry point is an inline function
-// whose body holds HWY_EXPORT (a function-local static dispatch table) and
-// HWY_DYNAMIC_DISPATCH: inline functions are merged by the linker, so the
-// program has one table per entry point however many translation units
-// include this header (tests/cmake/odr checks it).
+// whose body holds SNAPTOK_EXPORT (a function-local static table of the
+// kernel's versions, laid out as Highway's HWY_EXPORT) and SNAPTOK_DISPATCH:
+// inline functions are merged by the linker, so the program has one table
+// per entry point however many translation units include this header
+// (tests/cmake/odr checks it). The target is chosen by snaptok
+// (detail::TargetChoice, from simd/cpu_targets.hpp's CPUID check), not by
+// libhwy: nothing of Highway is needed at run time.
 //
 // Limits that come from Highway 1.0.3:
 // - hwy/foreach_target.h works once per translation unit: a translation unit
@@ -29,9 +32,9 @@
 // Target selection: SNAPTOK_SIMD (environment, read once, before the first
 // dispatch) caps the target: scalar | sse4 | avx2 | avx3 (case-insensitive;
 // empty means no cap). An unknown value is reported once on stderr and
-// ignored. set_max_target() does the same from code. Both work through
-// hwy::DisableTargets, which is process-wide: other Highway users in the same
-// process see the cap too.
+// ignored. set_max_target() does the same from code. Both apply to
+// snaptok's kernels only (other Highway users in the process choose their
+// own targets).
 #ifndef SNAPTOK_SIMD_DISPATCH_HPP_
 
 #include <cctype>
@@ -184,6 +187,11 @@ inline void set_max_target(TargetCap) {}
 // Last pass: the dispatching entry points, compiled once.
 #define SNAPTOK_SIMD_DISPATCH_HPP_
 
+#include <atomic>
+#include <bit>
+
+#include "snaptok/simd/cpu_targets.hpp"
+
 namespace snaptok::simd {
 namespace detail {
 
@@ -215,31 +223,109 @@ inline std::int64_t disabled_targets_for(TargetCap cap) {
   return keep_from - 1;  // all lower (better) bits
 }
 
-// Applies SNAPTOK_SIMD once per process, before the first dispatch.
-inline void apply_env_target_cap() {
+// Returns the cap SNAPTOK_SIMD names (none when unset; an unknown value is
+// reported on stderr and ignored).
+inline TargetCap env_target_cap() {
   const char* env = std::getenv("SNAPTOK_SIMD");
-  if (env == nullptr) return;
+  if (env == nullptr) return TargetCap::none;
   const std::optional<TargetCap> cap = parse_target_cap(env);
   if (!cap) {
     std::fprintf(stderr,
                  "snaptok: ignoring SNAPTOK_SIMD=\"%s\": expected scalar, sse4, "
                  "avx2 or avx3 (any letter case)\n",
                  env);
-    return;
+    return TargetCap::none;
   }
-  if (*cap != TargetCap::none) hwy::DisableTargets(disabled_targets_for(*cap));
+  return *cap;
 }
 
-inline void ensure_configured() {
-  static const bool configured = (apply_env_target_cap(), true);
-  (void)configured;
+// The targets dispatch may use, and the index in a dispatch table of the
+// best of them. A table (SNAPTOK_EXPORT) is laid out as Highway's
+// HWY_EXPORT lays its out: entry 0 unused, one entry per dynamic target,
+// best first (HWY_CHOOSE_TARGET_LIST), then the fallback, so the index is
+// that of Highway's ChosenTarget for the same targets. One per program
+// (an inline function's static), set up on first use: the CPU's targets
+// (cpu_targets) less those SNAPTOK_SIMD caps off.
+class TargetChoice {
+ public:
+  static TargetChoice& get() {
+    static TargetChoice choice;
+    return choice;
+  }
+
+  std::size_t index() const noexcept { return index_.load(std::memory_order_relaxed); }
+  // The targets dispatch may choose from (HWY_* bits): supported, not capped.
+  std::int64_t usable() const noexcept {
+    return supported_.load(std::memory_order_relaxed) & ~disabled_.load(std::memory_order_relaxed);
+  }
+
+  // Uses `targets` as the CPU's (0: those cpu_targets finds again).
+  void set_supported(std::int64_t targets) {
+    supported_.store(targets != 0 ? targets : cpu_targets(), std::memory_order_relaxed);
+    choose();
+  }
+  void cap(TargetCap cap) {
+    disabled_.store(disabled_targets_for(cap), std::memory_order_relaxed);
+    choose();
+  }
+
+ private:
+  TargetChoice() : supported_(cpu_targets()), disabled_(disabled_targets_for(env_target_cap())) { choose(); }
+
+  void choose() {
+    const std::int64_t targets = usable();
+    const auto mask = static_cast<std::uint64_t>((HWY_CHOSEN_TARGET_SHIFT(targets) | HWY_CHOSEN_TARGET_MASK_SCALAR) &
+                                                 HWY_CHOSEN_TARGET_MASK_TARGETS);
+    index_.store(static_cast<std::size_t>(std::countr_zero(mask)), std::memory_order_relaxed);
+  }
+
+  std::atomic<std::int64_t> supported_;
+  std::atomic<std::int64_t> disabled_;
+  std::atomic<std::size_t> index_{0};
+};
+
+// Forces the targets dispatch takes as the CPU's (HWY_* bits; 0 restores
+// the CPU's own): a test runs each kernel under each target in turn, as
+// hwy::SetSupportedTargetsForTest does for Highway's dispatch.
+inline void set_supported_targets_for_test(std::int64_t targets) {
+  TargetChoice::get().set_supported(targets);
 }
+
+// Returns the targets compiled in and usable here (supported by the CPU,
+// or set_supported_targets_for_test, and not capped), best first, the
+// fallback last (as hwy::SupportedAndGeneratedTargets).
+inline std::vector<std::int64_t> supported_compiled_targets() {
+  std::vector<std::int64_t> targets;
+  for (std::int64_t t = TargetChoice::get().usable() & HWY_TARGETS; t != 0; t &= t - 1) {
+    targets.push_back(t & -t);
+  }
+  return targets;
+}
+
+}  // namespace detail
+
+// HWY_EXPORT and HWY_DYNAMIC_DISPATCH without libhwy: SNAPTOK_EXPORT(f)
+// defines the table of f's per-target versions (a static of the inline
+// entry point that holds it, so one per program), SNAPTOK_DISPATCH(f) is the
+// version TargetChoice picks. With one target compiled, that one, directly.
+#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
+#define SNAPTOK_EXPORT(FUNC_NAME) static_assert(true)
+#define SNAPTOK_DISPATCH(FUNC_NAME) HWY_STATIC_DISPATCH(FUNC_NAME)
+#else
+#define SNAPTOK_EXPORT(FUNC_NAME)                                           \
+  static decltype(&HWY_STATIC_DISPATCH(FUNC_NAME)) const                    \
+      FUNC_NAME##_by_target[HWY_MAX_DYNAMIC_TARGETS + 2] = {                \
+          nullptr, HWY_CHOOSE_TARGET_LIST(FUNC_NAME), HWY_CHOOSE_FALLBACK(FUNC_NAME)}
+#define SNAPTOK_DISPATCH(FUNC_NAME) \
+  (*(FUNC_NAME##_by_target[::snaptok::simd::detail::TargetChoice::get().index()]))
+#endif
+
+namespace detail {
 
 // Returns the HWY_* bit of the target a dispatched call runs on now.
 inline std::int64_t dispatched_target() {
-  ensure_configured();
-  HWY_EXPORT(this_target);
-  return HWY_DYNAMIC_DISPATCH(this_target)();
+  SNAPTOK_EXPORT(this_target);
+  return SNAPTOK_DISPATCH(this_target)();
 }
 
 }  // namespace detail
@@ -251,9 +337,8 @@ inline std::int64_t dispatched_target() {
 //   ByteClassMasks m;
 //   classify_block("ab 1'\xc3\xa9", 7, m);  // m.letter == 0b11, m.space == 0b100
 inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
-  detail::ensure_configured();
-  HWY_EXPORT(classify_block);
-  HWY_DYNAMIC_DISPATCH(classify_block)(p, n, out);
+  SNAPTOK_EXPORT(classify_block);
+  SNAPTOK_DISPATCH(classify_block)(p, n, out);
 }
 
 // Returns (in out[0..count)) the masks of the blocks p[64k, 64k + 64) of the
@@ -263,36 +348,32 @@ inline void classify_block(const char* p, std::size_t n, ByteClassMasks& out) {
 //   ByteClassMasks m[2];
 //   classify_blocks(text.data(), text.size(), m, 2);  // text.size() > 64
 inline void classify_blocks(const char* p, std::size_t n, ByteClassMasks* out, std::size_t count) {
-  detail::ensure_configured();
-  HWY_EXPORT(classify_blocks);
-  HWY_DYNAMIC_DISPATCH(classify_blocks)(p, n, out, count);
+  SNAPTOK_EXPORT(classify_blocks);
+  SNAPTOK_DISPATCH(classify_blocks)(p, n, out, count);
 }
 
 // Returns the index of the first byte of p[0..n) in `set`, or n. Same
 // result as find_byte_in_scalar on every target.
 //   find_byte_in("ab<c[", 5, ByteQuad::of({'[', '<'}))  // 2
 inline std::size_t find_byte_in(const char* p, std::size_t n, const ByteQuad& set) {
-  detail::ensure_configured();
-  HWY_EXPORT(find_byte_in);
-  return HWY_DYNAMIC_DISPATCH(find_byte_in)(p, n, set);
+  SNAPTOK_EXPORT(find_byte_in);
+  return SNAPTOK_DISPATCH(find_byte_in)(p, n, set);
 }
 
 // Returns the first i with p[i] == first and p[i + 1] == second (i + 1 <
 // n), or n. Same result as find_byte_pair_scalar on every target.
 //   find_byte_pair("a<b<|c", 6, '<', '|')  // 3
 inline std::size_t find_byte_pair(const char* p, std::size_t n, std::uint8_t first, std::uint8_t second) {
-  detail::ensure_configured();
-  HWY_EXPORT(find_byte_pair);
-  return HWY_DYNAMIC_DISPATCH(find_byte_pair)(p, n, first, second);
+  SNAPTOK_EXPORT(find_byte_pair);
+  return SNAPTOK_DISPATCH(find_byte_pair)(p, n, first, second);
 }
 
 // Returns the first i with (p[i], p[i + 1]) in `set` (i + 1 < n), or n.
 // Same result as find_byte_pair_in_scalar on every target.
 //   find_byte_pair_in("<a<|", 4, set)  // 2 when the set holds "<|" but not "<a"
 inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePairSet& set) {
-  detail::ensure_configured();
-  HWY_EXPORT(find_byte_pair_in);
-  return HWY_DYNAMIC_DISPATCH(find_byte_pair_in)(p, n, set);
+  SNAPTOK_EXPORT(find_byte_pair_in);
+  return SNAPTOK_DISPATCH(find_byte_pair_in)(p, n, set);
 }
 
 // Returns the index of the first byte of p[0..n) that is >= 0x80 or in
@@ -300,9 +381,8 @@ inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePai
 //   find_nonascii_or_in("ab 12", 5, {'0', 10})  // 3
 //   find_nonascii_or_in("ab\xc3\xa9", 4, {})     // 2: the end of the ASCII run
 inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
-  detail::ensure_configured();
-  HWY_EXPORT(find_nonascii_or_in);
-  return HWY_DYNAMIC_DISPATCH(find_nonascii_or_in)(p, n, range);
+  SNAPTOK_EXPORT(find_nonascii_or_in);
+  return SNAPTOK_DISPATCH(find_nonascii_or_in)(p, n, range);
 }
 
 // Writes the cache keys of the pieces between consecutive starts of a
@@ -311,9 +391,8 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
 // keys of pieces of 16 bytes or more).
 inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
                                     const PieceKeyColumns& out, std::size_t at) {
-  detail::ensure_configured();
-  HWY_EXPORT(block_piece_keys);
-  return HWY_DYNAMIC_DISPATCH(block_piece_keys)(block, starts, table, out, at);
+  SNAPTOK_EXPORT(block_piece_keys);
+  return SNAPTOK_DISPATCH(block_piece_keys)(block, starts, table, out, at);
 }
 
 // Returns the dispatched target's block_piece_keys when it is a vector
@@ -321,9 +400,8 @@ inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, con
 // inline is then faster. A caller keeps the pointer for a run of blocks
 // (one dispatch, not one per block).
 inline PieceKeysFn piece_keys_kernel() {
-  detail::ensure_configured();
-  HWY_EXPORT(piece_keys_kernel);
-  return HWY_DYNAMIC_DISPATCH(piece_keys_kernel)();
+  SNAPTOK_EXPORT(piece_keys_kernel);
+  return SNAPTOK_DISPATCH(piece_keys_kernel)();
 }
 
 // Returns the names of the targets compiled into this program (whether or not
@@ -338,12 +416,10 @@ inline std::vector<std::string_view> compiled_targets() {
 }
 
 // Caps the target for the rest of the process (like SNAPTOK_SIMD, which is
-// applied first); TargetCap::none lifts any cap. Process-wide (it calls
-// hwy::DisableTargets); not meant to race with running kernels.
-inline void set_max_target(TargetCap cap) {
-  detail::ensure_configured();
-  hwy::DisableTargets(detail::disabled_targets_for(cap));
-}
+// applied first); TargetCap::none lifts any cap. Process-wide for snaptok
+// (other Highway users keep their own choice); a call already running
+// finishes on the target it started with.
+inline void set_max_target(TargetCap cap) { detail::TargetChoice::get().cap(cap); }
 
 }  // namespace snaptok::simd
 
@@ -351,7 +427,7 @@ namespace snaptok {
 
 // Returns the name of the Highway target runtime dispatch chooses now:
 // "AVX3_DL", "AVX3", "AVX2", "SSE4", "SSSE3", "NEON", "SCALAR", ... (after
-// SNAPTOK_SIMD, set_max_target and hwy::SetSupportedTargetsForTest), or
+// SNAPTOK_SIMD, set_max_target and set_supported_targets_for_test), or
 // "none (built without Highway)".
 inline std::string_view simd_target() {
   return hwy::TargetName(simd::detail::dispatched_target());
