@@ -93,6 +93,8 @@ class Adapter:
     into per-document id arrays for the parity check (outside the timing).
     """
 
+    import_name = ""  # the module a user imports (timed by the import scenario)
+
     def __init__(self, path: str, threads: int, all_threads: int, add_special: bool):
         self.path = str(path)
         self.threads = threads
@@ -124,6 +126,7 @@ class Adapter:
 
 
 class SnaptokAdapter(Adapter):
+    import_name = "snaptok"
     note = ("encode_to_numpy(docs, num_threads=T) for batches and the large document; "
             "encode_ids(text, add_special_tokens) (else encode(text).ids) for single requests")
 
@@ -176,6 +179,7 @@ class SnaptokStAdapter(SnaptokAdapter):
 
 
 class HFAdapter(Adapter):
+    import_name = "tokenizers"
     note = "encode_batch_fast(docs) + .ids; encode(text).ids; threads via TOKENIZERS_PARALLELISM/RAYON_NUM_THREADS"
 
     def open(self):
@@ -199,6 +203,7 @@ class HFAdapter(Adapter):
 
 
 class TiktokenAdapter(Adapter):
+    import_name = "tiktoken"
     note = ("Encoding built from tokenizer.json (ranks = HF ids); encode_batch(num_threads=T, "
             "allowed_special='all'); encode_to_numpy for the large document")
 
@@ -221,6 +226,7 @@ class TiktokenAdapter(Adapter):
 
 
 class GigatokenAdapter(Adapter):
+    import_name = "gigatoken"
     note = "Tokenizer(path); encode_batch(docs, parallel=T>1) -> awkward array; encode(text) -> numpy"
 
     def open(self):
@@ -254,6 +260,7 @@ class GigatokenAdapter(Adapter):
 
 
 class SnaptokensAdapter(Adapter):
+    import_name = "snaptokens"
     note = "Tokenizer.from_file; encode_batch_flat(docs) -> (ids, offsets) bytes; threads via RAYON_NUM_THREADS"
 
     def open(self):
@@ -280,6 +287,7 @@ class SnaptokensAdapter(Adapter):
 
 
 class FastokensAdapter(SnaptokensAdapter):
+    import_name = "fastokens"
     note = ("Tokenizer.from_file; encode_batch_flat(docs) -> (ids, offsets) bytes, as snaptokens; "
             "encode(text).ids; threads via RAYON_NUM_THREADS")
 

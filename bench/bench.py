@@ -69,12 +69,16 @@ LABEL = {
 }
 DIST = {"snaptok": "snaptok", "snaptok-st": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
         "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
-SCENARIOS = ["batch", "short", "single", "large", "load", "fresh"]
+SCENARIOS = ["batch", "short", "single", "large", "load", "import", "fresh"]
 # The scenarios a plain run measures ("fresh" needs more text, "short" more
 # time: ask for them).
 DEFAULT_SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
 THREADED = {"batch", "short", "large", "fresh"}
+# Scenarios timed in ms, with no ids to compare.
+STARTUP = {"load", "import"}
+# Fresh interpreters per timed import run (the median is reported).
+IMPORT_RUNS = 7
 
 DOC_BYTES = 8 * 1024
 SHORT_DOC_BYTES = 256
@@ -275,6 +279,8 @@ def worker_main(args) -> int:
             return [f(t) for t in data["requests"]]
         if scenario == "load":
             return adapter.open()
+        if scenario == "import":
+            return time_import()
         raise ValueError(scenario)
 
     def time_load(min_time):
@@ -288,6 +294,25 @@ def worker_main(args) -> int:
             iters += 1
             del obj
         return total / iters, iters
+
+    def time_import():
+        # The module's own import in a fresh interpreter, as `python -X
+        # importtime` reports it (cumulative: what it imports counts too;
+        # the interpreter's start does not). Median of IMPORT_RUNS.
+        name = adapter.import_name
+        times = []
+        for _ in range(IMPORT_RUNS):
+            done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {name}"],
+                                  capture_output=True, text=True, check=True)
+            for row in done.stderr.splitlines():
+                fields = row.split("|")
+                # "import time: self | cumulative | name"; a nested import's
+                # name is indented further.
+                if len(fields) == 3 and fields[2] == f" {name}":
+                    times.append(int(fields[1]) / 1e6)
+        if len(times) != IMPORT_RUNS:
+            raise ValueError(f"import {name}: no -X importtime line for it")
+        return statistics.median(times)
 
     for line in sys.stdin:
         cmd = json.loads(line)
@@ -342,6 +367,10 @@ def worker_main(args) -> int:
                     if scenario == "load":
                         wall, iters = time_load(min_time)
                         reply(ok=True, wall=wall, cpu=wall, iters=iters)
+                        continue
+                    if scenario == "import":
+                        wall = time_import()
+                        reply(ok=True, wall=wall, cpu=wall, iters=IMPORT_RUNS)
                         continue
                     c0, t0 = time.process_time(), time.perf_counter()
                     if scenario == "fresh":  # one pass: a second would not be fresh
@@ -521,6 +550,7 @@ def main(argv=None) -> int:
         "single": sum(len(r.encode("utf-8")) for r in requests),
         "large": len(large.encode("utf-8")),
         "load": 0,
+        "import": 0,
         "fresh": sum(len(d.encode("utf-8")) for d in fresh[1]) if len(fresh) > 1 else 0,
     }
     thread_settings = sorted({1, args.threads})
@@ -579,7 +609,7 @@ def main(argv=None) -> int:
                         reference[s] = r["digests"]
                     ref = reference.get(s)
                     status[(w, s)] = None
-                    if s == "load":
+                    if s in STARTUP:
                         continue
                     if ref is None:
                         unverified.add((w, s))  # timed, but flagged: no HF ids to compare
@@ -634,7 +664,7 @@ def main(argv=None) -> int:
                     row["wall"] = statistics.median(x[0] for x in runs)
                     row["cpu_ratio"] = statistics.median(x[1] / x[0] for x in runs if x[0] > 0)
                     row["runs"] = [x[0] for x in runs]
-                    if s == "load":
+                    if s in STARTUP:
                         row["ms"] = row["wall"] * 1e3
                     else:
                         row["mbps"] = sizes[s] / row["wall"] / 1e6
@@ -681,7 +711,7 @@ def main(argv=None) -> int:
         "versions: " + ", ".join(f"{LABEL[k]} {v}" for k, v in versions.items() if k in libs),
     ]
     single_thread = [r["cpu_ratio"] for r in results
-                     if r["threads"] == 1 and r["scenario"] != "load" and "cpu_ratio" in r]
+                     if r["threads"] == 1 and r["scenario"] not in STARTUP and "cpu_ratio" in r]
     if single_thread and statistics.median(single_thread) < 0.8:
         header.append(f"WARNING: the machine is busy: 1-thread runs got a median "
                       f"{statistics.median(single_thread):.2f} of a core; trust ratios more than MB/s")
@@ -697,6 +727,7 @@ SCENARIO_TITLE = {
     "single": "single 140 B requests",
     "large": "one large document",
     "load": "tokenizer load",
+    "import": "import (fresh process)",
     "fresh": "batch of unseen text",
     "memory": "peak RSS",
 }
@@ -718,7 +749,7 @@ def print_table(results, header, markdown, notes):
         per = f"{r['us_per_request']:,.1f} µs/req" if "us_per_request" in r else ""
         if r.get("loaded_mb"):
             per = f"+{r['peak_mb'] - r['loaded_mb']:,.0f} MB run"
-        cpu = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r and r["scenario"] not in ("load", "memory") else ""
+        cpu = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r and r["scenario"] not in STARTUP | {"memory"} else ""
         rows.append([SCENARIO_TITLE[r["scenario"]], threads, LABEL[r["lib"]], spd, per,
                      fmt_ratio(r.get("vs_hf")), fmt_ratio(r.get("vs_snaptok")), cpu, r.get("status") or ""])
     out = sys.stdout
@@ -729,7 +760,7 @@ def print_table(results, header, markdown, notes):
         out.write("|" + "|".join(["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---"]) + "|\n")
         for row in rows:
             out.write("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |\n")
-        out.write("\nspeed: MB/s of UTF-8 input (load: ms). vs HF / vs snaptok: speed ratio in the same "
+        out.write("\nspeed: MB/s of UTF-8 input (load, import: ms). vs HF / vs snaptok: speed ratio in the same "
                   "scenario and thread setting (>1 is faster). CPU: process CPU time / wall time.\n\n")
         for lib, note in notes.items():
             out.write(f"- {LABEL[lib]}: {note}\n")
@@ -751,7 +782,7 @@ def print_table(results, header, markdown, notes):
             out.write("\n")
         prev = row[0]
         out.write(line(row).rstrip() + "\n")
-    out.write("\nspeed: MB/s of UTF-8 input (load: ms). vs HF / vs snaptok: speed ratio in the same scenario\n"
+    out.write("\nspeed: MB/s of UTF-8 input (load, import: ms). vs HF / vs snaptok: speed ratio in the same scenario\n"
               "and thread setting (>1 is faster). CPU: process CPU time / wall time (cores kept busy).\n"
               "peak RSS: the worker process's maximum resident set size over all it ran (as /usr/bin/time -v\n"
               "reports it); '+N MB run' is that peak less the RSS right after loading data and tokenizer;\n"

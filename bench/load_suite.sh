@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Load-time benchmark: bench.py's load scenario (each load timed alone, the
-# median of several runs) for GPT-2, Llama 3 (cl100k, HF spelling), o200k,
+# Load-time benchmark: bench.py's import scenario (the library's import in a
+# fresh interpreter, python -X importtime) and load scenario (each load timed
+# alone, the median of several runs) for GPT-2, Llama 3 (cl100k, HF spelling), o200k,
 # T5 and BERT (all-MiniLM-L6-v2): snaptok from tokenizer.json, snaptok from a
 # .st converted from it (warm page cache), HF and every peer that loads the
 # file, in one run per tokenizer. Then bench/st_sharing.py: the memory a
@@ -26,7 +27,7 @@ run() {  # run <title> <tokenizer.json>
   echo "== $title" >&2
   {
     printf '\n### %s\n\n' "$title"
-    "$py" bench/bench.py --tokenizer "$tok" --markdown --scenarios load --threads 1 \
+    "$py" bench/bench.py --tokenizer "$tok" --markdown --scenarios import,load --threads 1 \
       --mb 1 --repeat 5 "${extra[@]}"
   } >>"$out"
 }
