@@ -280,7 +280,7 @@ def worker_main(args) -> int:
         if scenario == "load":
             return adapter.open()
         if scenario == "import":
-            return time_import()
+            return import_seconds()  # one fresh interpreter: warms the page cache
         raise ValueError(scenario)
 
     def time_load(min_time):
@@ -295,24 +295,27 @@ def worker_main(args) -> int:
             del obj
         return total / iters, iters
 
-    def time_import():
+    def import_seconds():
         # The module's own import in a fresh interpreter, as `python -X
         # importtime` reports it (cumulative: what it imports counts too;
-        # the interpreter's start does not). Median of IMPORT_RUNS.
+        # the interpreter's start does not).
         name = adapter.import_name
-        times = []
-        for _ in range(IMPORT_RUNS):
-            done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {name}"],
-                                  capture_output=True, text=True, check=True)
-            for row in done.stderr.splitlines():
-                fields = row.split("|")
-                # "import time: self | cumulative | name"; a nested import's
-                # name is indented further.
-                if len(fields) == 3 and fields[2] == f" {name}":
-                    times.append(int(fields[1]) / 1e6)
-        if len(times) != IMPORT_RUNS:
-            raise ValueError(f"import {name}: no -X importtime line for it")
-        return statistics.median(times)
+        done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {name}"],
+                              capture_output=True, text=True, check=True)
+        for row in done.stderr.splitlines():
+            fields = row.split("|")
+            # "import time: self | cumulative | name"; a nested import's name
+            # is indented further.
+            if len(fields) == 3 and fields[2] == f" {name}":
+                return int(fields[1]) / 1e6
+        raise ValueError(f"import {name}: no -X importtime line for it")
+
+    def time_startup(scenario, min_time):
+        # (seconds, runs) of one load or import: the mean of the loads that
+        # fill min_time, or the median of IMPORT_RUNS fresh imports.
+        if scenario == "load":
+            return time_load(min_time)
+        return statistics.median(import_seconds() for _ in range(IMPORT_RUNS)), IMPORT_RUNS
 
     for line in sys.stdin:
         cmd = json.loads(line)
@@ -364,13 +367,9 @@ def worker_main(args) -> int:
                 gc.collect()
                 gc.disable()
                 try:
-                    if scenario == "load":
-                        wall, iters = time_load(min_time)
+                    if scenario in STARTUP:
+                        wall, iters = time_startup(scenario, min_time)
                         reply(ok=True, wall=wall, cpu=wall, iters=iters)
-                        continue
-                    if scenario == "import":
-                        wall = time_import()
-                        reply(ok=True, wall=wall, cpu=wall, iters=IMPORT_RUNS)
                         continue
                     c0, t0 = time.process_time(), time.perf_counter()
                     if scenario == "fresh":  # one pass: a second would not be fresh

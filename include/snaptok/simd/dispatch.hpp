@@ -291,15 +291,19 @@ inline void set_supported_targets_for_test(std::int64_t targets) {
   TargetChoice::get().set_supported(targets);
 }
 
+// Returns the targets of `mask` (HWY_* bits) one by one, best first (a
+// better target has a lower bit).
+inline std::vector<std::int64_t> target_bits(std::int64_t mask) {
+  std::vector<std::int64_t> targets;
+  for (std::int64_t t = mask; t != 0; t &= t - 1) targets.push_back(t & -t);
+  return targets;
+}
+
 // Returns the targets compiled in and usable here (supported by the CPU,
 // or set_supported_targets_for_test, and not capped), best first, the
 // fallback last (as hwy::SupportedAndGeneratedTargets).
 inline std::vector<std::int64_t> supported_compiled_targets() {
-  std::vector<std::int64_t> targets;
-  for (std::int64_t t = TargetChoice::get().usable() & HWY_TARGETS; t != 0; t &= t - 1) {
-    targets.push_back(t & -t);
-  }
-  return targets;
+  return target_bits(TargetChoice::get().usable() & HWY_TARGETS);
 }
 
 }  // namespace detail
@@ -409,9 +413,7 @@ inline PieceKeysFn piece_keys_kernel() {
 // "SSE4", "SSSE3", "SCALAR"}.
 inline std::vector<std::string_view> compiled_targets() {
   std::vector<std::string_view> names;
-  for (std::int64_t t = HWY_TARGETS; t != 0; t &= t - 1) {
-    names.emplace_back(hwy::TargetName(t & -t));
-  }
+  for (const std::int64_t t : detail::target_bits(HWY_TARGETS)) names.emplace_back(hwy::TargetName(t));
   return names;
 }
 
