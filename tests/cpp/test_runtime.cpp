@@ -1,8 +1,9 @@
 // The worker runtime: piece caches (both tiers, eviction, budget accounting),
-// workspaces (one cache per model and budget, orphaned budgets released) and
-// settings snapshots.
+// workspaces (one cache per model and budget, orphaned budgets released),
+// settings snapshots and a batch's chunk buffers.
 #include <doctest/doctest.h>
 
+#include <snaptok/runtime/batch.hpp>
 #include <snaptok/runtime/settings.hpp>
 #include <snaptok/runtime/workspace.hpp>
 
@@ -351,4 +352,32 @@ TEST_CASE("settings snapshots: an update never loses a concurrent one") {
   REQUIRE(after->truncation.has_value());
   CHECK(after->truncation->max_length == snaptok::TruncationParams{}.max_length + 2000);
   CHECK_FALSE(before->truncation.has_value());  // a held snapshot never changes
+}
+
+TEST_CASE("a batch's chunks reuse the buffers of chunks already placed, from call to call") {
+  using snaptok::runtime::ChunkBuffers;
+  const std::uint32_t* first = nullptr;
+  {
+    ChunkBuffers buffers(16);
+    std::vector<std::uint32_t>& one = buffers.take(1);
+    CHECK(one.empty());
+    one.reserve(1000);
+    one.assign(10, 7);
+    first = one.data();
+    std::vector<std::uint32_t>& two = buffers.take(2);  // chunk 1 is not placed yet: another buffer
+    two.assign(5, 9);
+    CHECK(two.data() != first);
+    CHECK(buffers[1].size() == 10);
+    buffers.give_back(1);
+    std::vector<std::uint32_t>& three = buffers.take(3);  // chunk 1's buffer, emptied
+    CHECK(three.empty());
+    CHECK(three.data() == first);
+    CHECK(three.capacity() >= 1000);
+    three.push_back(1);
+    CHECK(buffers[2].size() == 5);
+    buffers.give_back(2);
+    buffers.give_back(3);
+  }
+  ChunkBuffers next_call(4);
+  CHECK(next_call.take(1).data() == first);  // kept by this thread
 }

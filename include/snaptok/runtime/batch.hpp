@@ -54,30 +54,64 @@ class ThreadKept {
 };
 
 // The id buffers of encode_units' chunks (all but chunk 0, which writes
-// into the caller's vector), the calling thread's, kept from call to call
-// up to kKeptBytes of capacity in all: a repeated call then writes into
-// pages it already has, not fresh ones the kernel must fault in and zero
-// (a tenth of a two-thread call's time). Workers write into the caller's
-// buffers, so concurrent calls never share one.
+// into the caller's vector). A chunk takes a buffer when it starts and
+// gives it back once its ids are placed, so a call writes into about one
+// buffer per thread, however many chunks it has: a buffer per chunk made a
+// two-thread call on a 64 MB document touch some 60 MB more. The buffers
+// are the calling thread's, kept from call to call up to kKeptBytes of
+// capacity in all: a repeated call then writes into pages it already has,
+// not fresh ones the kernel must fault in and zero (a tenth of a
+// two-thread call's time). Workers write into the caller's buffers, so
+// concurrent calls never share one. take and give_back run under the
+// call's lock; a chunk's buffer stays put between them.
 class ChunkBuffers {
  public:
   static constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
-  explicit ChunkBuffers(std::size_t chunks) {
-    std::vector<std::vector<std::uint32_t>>& all = buffers_.value();
-    if (all.size() < chunks) all.resize(chunks);
-    for (std::vector<std::uint32_t>& b : all) b.clear();
+  explicit ChunkBuffers(std::size_t chunks) : kept_(kept_buffers_.value()) {
+    kept_.slots.resize(chunks);
   }
   ~ChunkBuffers() {
+    // Every buffer back in the pool (a failed call may leave some out),
+    // then no more than kKeptBytes of them kept.
+    for (std::vector<std::uint32_t>& b : kept_.slots) {
+      if (b.capacity() != 0) kept_.pool.push_back(std::move(b));
+    }
+    kept_.slots.clear();
     std::size_t kept = 0;
-    for (std::vector<std::uint32_t>& b : buffers_.value()) {
+    for (std::vector<std::uint32_t>& b : kept_.pool) {
+      b.clear();
       kept += b.capacity() * sizeof(std::uint32_t);
       if (kept > kKeptBytes) std::vector<std::uint32_t>().swap(b);
     }
+    std::erase_if(kept_.pool, [](const std::vector<std::uint32_t>& b) { return b.capacity() == 0; });
   }
-  std::vector<std::uint32_t>& operator[](std::size_t chunk) { return buffers_.value()[chunk]; }
+  ChunkBuffers(const ChunkBuffers&) = delete;
+  ChunkBuffers& operator=(const ChunkBuffers&) = delete;
+
+  // Returns the buffer of chunk c (> 0), which starts now: empty, one of
+  // the pool's when it has one.
+  std::vector<std::uint32_t>& take(std::size_t chunk) {
+    if (!kept_.pool.empty()) {
+      kept_.slots[chunk] = std::move(kept_.pool.back());
+      kept_.pool.pop_back();
+    }
+    return kept_.slots[chunk];
+  }
+  // Returns the ids of chunk c, taken before.
+  const std::vector<std::uint32_t>& operator[](std::size_t chunk) const { return kept_.slots[chunk]; }
+  // Puts chunk c's buffer (its ids are placed) back in the pool.
+  void give_back(std::size_t chunk) {
+    kept_.slots[chunk].clear();
+    kept_.pool.push_back(std::move(kept_.slots[chunk]));
+  }
 
  private:
-  ThreadKept<std::vector<std::vector<std::uint32_t>>, ChunkBuffers> buffers_;
+  struct Kept {
+    std::vector<std::vector<std::uint32_t>> pool;   // buffers no chunk holds now
+    std::vector<std::vector<std::uint32_t>> slots;  // slot c: chunk c's buffer
+  };
+  ThreadKept<Kept, ChunkBuffers> kept_buffers_;
+  Kept& kept_;  // kept_buffers_.value()
 };
 
 // A vector of this thread's that keeps its capacity from call to call
@@ -245,13 +279,17 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
   auto place = [&](std::size_t c) {
     const auto start = static_cast<std::int64_t>(ids.size());
     ids.insert(ids.end(), chunk_ids[c].begin(), chunk_ids[c].end());
+    chunk_ids.give_back(c);
     if (offsets.empty()) return;
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
       if (units[u].last) offsets[units[u].text + 1] += start;
     }
   };
   run_tasks(chunks, threads, [&](std::size_t c, Workspace& ws) {
-    std::vector<std::uint32_t>& out = c == 0 ? ids : chunk_ids[c];
+    std::vector<std::uint32_t>& out = c == 0 ? ids : [&]() -> std::vector<std::uint32_t>& {
+      std::lock_guard lock(placing);
+      return chunk_ids.take(c);
+    }();
     std::size_t bytes = 0;
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
     if (c > 0) reserve(out, bytes / 3 + 16);
