@@ -39,7 +39,6 @@ class PieceBatch {
       : encoder_(encoder), ids_(ids), cache_(cache), readable_end_(readable_end) {
     if (cache_) {
       table_ = cache_->short_table();
-      keys_ = table_.key_table();
       block_keys_ = simd::piece_keys_kernel();
     }
   }
@@ -144,11 +143,11 @@ class PieceBatch {
     const std::size_t from = count_ + 1;
     const std::ptrdiff_t readable = readable_end_ - block;
     if (readable >= 64) [[likely]] {
-      count_ = from + block_keys_(block, starts, keys_, columns_, from);
+      count_ = from + block_keys_(block, starts, table_.key_table(), columns_, from);
     } else {
       alignas(64) char padded[64] = {};
       std::memcpy(padded, block, static_cast<std::size_t>(readable));
-      count_ = from + block_keys_(padded, starts, keys_, columns_, from);
+      count_ = from + block_keys_(padded, starts, table_.key_table(), columns_, from);
       for (std::size_t i = from; i < count_; ++i) queue_.data[i] = block + (queue_.data[i] - padded);
     }
     const auto end = base + static_cast<std::size_t>(63 - std::countl_zero(starts));
@@ -231,7 +230,6 @@ class PieceBatch {
 #endif
   void relocate(std::size_t i, std::size_t end) {
     table_ = cache_->short_table();
-    keys_ = table_.key_table();
     for (; i != end; ++i) queue_.set[i] = table_.locate(queue_.key(i).hash());
   }
 
@@ -255,12 +253,11 @@ class PieceBatch {
   const char* readable_end_;
   PieceCache::ShortTable table_;  // the cache's short tier, when there is a cache
   simd::PieceKeysFn block_keys_ = nullptr;  // the target's vector block_piece_keys, if any
-  // table_ and queue_ as block_keys_ takes them, kept here: built on the
-  // stack for each block's call, they cost o200k 5%.
-  simd::PieceKeyTable keys_{};
   std::size_t count_ = 0;          // queued pieces
   std::size_t queued_bytes_ = 0;   // and their bytes
   Queue queue_;
+  // queue_ as block_keys_ takes it, kept (as table_'s key_table()) rather
+  // than built on the stack for each block's call.
   const simd::PieceKeyColumns columns_ = queue_.columns();
   std::size_t out_n_ = 0;
   std::uint32_t out_[kOut];

@@ -29,6 +29,8 @@ struct PieceKeyTable {
   std::byte* locate(std::uint64_t hash) const noexcept {
     return sets + ((hash >> shift) << set_log2);
   }
+
+  bool operator==(const PieceKeyTable&) const noexcept = default;
 };
 
 /// Where the keys go: entry i of a queue is data[i], size[i], the key
