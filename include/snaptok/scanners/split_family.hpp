@@ -351,9 +351,20 @@ struct AsciiBlock {
 
 // Returns the mask of the first bytes after the last CR/LF of each run of
 // `space` with CR/LF (`newline`) in it, where that run goes on past them.
-inline std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newline) noexcept {
+// Such a byte is a plain space (not CR/LF) right after a CR/LF, whose run
+// of plain spaces does not end at another CR/LF: mask arithmetic settles
+// most blocks, a loop over the runs the rest.
+SNAPTOK_ALWAYS_INLINE std::uint64_t after_last_newline(std::uint64_t space, std::uint64_t newline) noexcept {
+  const std::uint64_t line_ends = newline & space;
+  const std::uint64_t plain = space & ~newline;
+  const std::uint64_t after_line_end = plain & (line_ends << 1);
+  if (after_line_end == 0) return 0;
+  // The byte after each of those plain runs (the carry of the run's first
+  // bit lands there; none for a run to the block's end).
+  const std::uint64_t plain_run_ends = (plain + after_line_end) & ~plain;
+  if ((plain_run_ends & line_ends) == 0) return after_line_end;
   std::uint64_t cuts = 0;
-  for (std::uint64_t nl = newline & space; nl != 0;) {
+  for (std::uint64_t nl = line_ends; nl != 0;) {
     const auto j = static_cast<unsigned>(std::countr_zero(nl));
     const unsigned run_end = j + static_cast<unsigned>(std::countr_zero(~(space >> j)));
     const std::uint64_t below_end = run_end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << run_end) - 1;
