@@ -342,6 +342,30 @@ TEST_CASE("scanner flag table agrees with the pinned classes") {
   }
 }
 
+// A walk past a block's last non-ASCII char hands the rest of the text back
+// to the block algebra at the walk's end, wherever that is: blocks then
+// start off the 64-byte grid until the next such walk. Non-ASCII chars of
+// every class the patterns tell apart, at every offset around the blocks.
+TEST_CASE("scanners equal Oniguruma where a walk past a non-ASCII char hands the text back to the algebra") {
+  static const std::vector<std::string> chars = {
+      "\xC3\xA9", "\xC3\x89", "\xCC\x81", "\xC2\xA0", "\xE3\x80\x80", "\xC2\x85", "\xC2\xB2",
+      "\xD9\xA3", "\xC5\xBF", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x94", "\xE4\xB8\xAD"};
+  for (const auto& p : all_patterns()) {
+    std::mt19937 rng(77);
+    for (int i = 0; i < 400; ++i) {
+      std::string text = random_ascii_text(rng, 130 + static_cast<std::size_t>(i * 13) % 300);
+      // One to three more non-ASCII chars, at ASCII bytes near block edges.
+      for (int k = 0; k <= i % 3; ++k) {
+        std::size_t at = (64 * static_cast<std::size_t>(1 + (i + k) % 4) + static_cast<std::size_t>(i * 7 + k * 29) % 9) - 4;
+        if (at > text.size()) at = text.size();
+        while (at < text.size() && static_cast<unsigned char>(text[at]) >= 0x80) ++at;
+        text.insert(at, chars[static_cast<std::size_t>(i + k) % chars.size()]);
+      }
+      check_same(p.pattern, text, std::string(p.name) + " restart text #" + std::to_string(i));
+    }
+  }
+}
+
 TEST_CASE("scanners equal Oniguruma on long ASCII runs across mask blocks") {
   for (const auto& p : all_patterns()) {
     std::mt19937 rng(2024);

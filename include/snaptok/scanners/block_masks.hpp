@@ -40,28 +40,35 @@ enum ByteClassSet : unsigned {
 };
 
 // The class masks of a text's 64-byte blocks for a scan that moves forward
-// block by block and may skip some: classified kGroupBlocks at a time, so
-// the kernel's dispatch is paid once per group.
+// block by block and may skip some or start again at any byte:
+// classified kGroupBlocks at a time, so the kernel's dispatch is paid once
+// per group.
 //   ForwardBlocks blocks(text);
 //   for (std::size_t base = 0; base < text.size(); base += 64) use(blocks.at(base));
 class ForwardBlocks {
  public:
   explicit ForwardBlocks(std::string_view text) noexcept : p_(text.data()), n_(text.size()) {}
 
-  // Returns the masks of the block at `base`: a multiple of 64 below the
-  // text size, not below the base of any earlier call.
+  // Returns the masks of the 64 bytes from `base` (below the text size, not
+  // below the base of any earlier call). Bases a multiple of 64 apart share
+  // a classification pass. Any other base gets a pass of its own block
+  // only: a scan that starts again at such bases one after another (a
+  // walker through CJK text) classifies each byte about once.
   SNAPTOK_ALWAYS_INLINE const simd::ByteClassMasks& at(std::size_t base) noexcept {
-    if (base - first_ >= count_ * simd::kBlockBytes) [[unlikely]] classify_from(base);
+    const std::size_t from_first = base - first_;
+    if (from_first >= count_ * simd::kBlockBytes || from_first % simd::kBlockBytes != 0) [[unlikely]] {
+      classify_from(base, from_first % simd::kBlockBytes == 0 ? kGroupBlocks : 1);
+    }
     return group_.blocks[(base - first_) / simd::kBlockBytes];
   }
 
  private:
   static constexpr std::size_t kGroupBlocks = 8;
 
-  void classify_from(std::size_t base) noexcept {
+  void classify_from(std::size_t base, std::size_t blocks) noexcept {
     const std::size_t left = (n_ - base + simd::kBlockBytes - 1) / simd::kBlockBytes;
     first_ = base;
-    count_ = left < kGroupBlocks ? left : kGroupBlocks;
+    count_ = left < blocks ? left : blocks;
     simd::classify_blocks(p_ + base, n_ - base, group_.blocks, count_);
   }
   const char* p_;

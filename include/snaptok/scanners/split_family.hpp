@@ -275,19 +275,24 @@ struct Text {
 };
 
 // Calls fn(start, end) for each successive match, block by block: for a
-// 64-byte block, block_starts(base, masks, starts) sets the match starts in
-// it (bit j: base + j) and returns true, or returns false, and then
-// match_end(i) (the end of the match at i) walks from the match in progress
-// past the block. A match start is a cut that any start before it leads
-// to, so both agree wherever both answer. The matches tile the text. A sink
-// with fn.add_starts(cur, base, starts) takes a block's matches at once:
-// the match in progress from `cur`, then one from each start bit; it sets
-// `cur` to the last start.
+// 64-byte all-ASCII block, block_starts(base, masks, starts) sets the match
+// starts in it (bit j: base + j) and returns true, or returns false, and
+// then match_end(i) (the end of the match at i) walks from the match in
+// progress past the block. A block with non-ASCII bytes is walked only
+// past its last one, and the next block starts where the walk ends, so
+// ASCII text after a curly quote or an accented letter goes back to the
+// algebra (and from there blocks start that far from 64-byte boundaries,
+// until the next such walk). A match start is a cut that any start
+// before it leads to, so both agree wherever both answer. The matches tile
+// the text. A sink with fn.add_starts(cur, base, starts) takes a block's
+// matches at once: the match in progress from `cur`, then one from each
+// start bit; it sets `cur` to the last start.
 template <class BlockStarts, class MatchEnd, class Fn>
 void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
   std::size_t cur = 0;  // start of the match in progress
   std::size_t base = 0;
+  std::size_t origin = 0;  // blocks start a multiple of 64 bytes from here
   ForwardBlocks blocks(s);
   while (base < n) {
     const simd::ByteClassMasks& m = blocks.at(base);
@@ -306,14 +311,18 @@ void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& matc
       base += simd::kBlockBytes;
       continue;
     }
-    const std::size_t stop = base + simd::kBlockBytes;
+    const bool nonascii = m.nonascii != 0;
+    const std::size_t stop =
+        nonascii ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
+                 : base + simd::kBlockBytes;
     while (cur < stop && cur < n) {
       const std::size_t e = match_end(cur);
       fn(cur, e);
       cur = e;
     }
     if (cur >= n) return;
-    base = cur & ~(simd::kBlockBytes - 1);
+    if (nonascii) origin = cur;
+    base = cur - (cur - origin) % simd::kBlockBytes;
   }
   if (cur < n) fn(cur, n);
 }
@@ -490,7 +499,7 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     // punctuation match, which the walker ends past it: then it starts no
     // contraction, and the start after one would be wrong.
     if ((k.before & cls::kClassNonascii) && (m.apostrophe & 1)) return false;
-    for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
+    for (std::uint64_t a = starts & m.apostrophe & next_letter; a != 0; a &= a - 1) {
       const auto j = static_cast<std::size_t>(std::countr_zero(a));
       const std::size_t c = x.contraction(base + j);
       if (c == 0) continue;
@@ -500,9 +509,12 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     }
   } else if constexpr (R.contraction == Contraction::kSuffix) {
     // An apostrophe after a word's last letter, unless that letter ended a
-    // contraction already (one may have begun in the block before).
+    // contraction already (one may have begun in the block before). (Both
+    // loops take only apostrophes before a letter: a contraction goes on
+    // with one, or with U+017F, which a block refused already.)
     std::size_t taken_until = 0;
-    for (std::uint64_t a = m.apostrophe & k.shifted_in(m.letter, cls::kClassLetter); a != 0; a &= a - 1) {
+    for (std::uint64_t a = m.apostrophe & k.shifted_in(m.letter, cls::kClassLetter) & next_letter; a != 0;
+         a &= a - 1) {
       const auto j = static_cast<std::size_t>(std::countr_zero(a));
       if (j < taken_until) continue;
       const std::size_t c = x.contraction(base + j);
