@@ -38,6 +38,7 @@ class ThreadKept {
   ThreadKept(const ThreadKept&) = delete;
   ThreadKept& operator=(const ThreadKept&) = delete;
   V& value() noexcept { return *value_; }
+  const V& value() const noexcept { return *value_; }
 
  private:
   static V& kept() {
@@ -67,42 +68,43 @@ class ThreadKept {
 class ChunkBuffers {
  public:
   static constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
-  explicit ChunkBuffers(std::size_t chunks) : kept_(kept_buffers_.value()) {
-    kept_.slots.resize(chunks);
-  }
+  explicit ChunkBuffers(std::size_t chunks) { kept_.value().slots.resize(chunks); }
   ~ChunkBuffers() {
     // Every buffer back in the pool (a failed call may leave some out),
     // then no more than kKeptBytes of them kept.
-    for (std::vector<std::uint32_t>& b : kept_.slots) {
-      if (b.capacity() != 0) kept_.pool.push_back(std::move(b));
+    Kept& all = kept_.value();
+    for (std::vector<std::uint32_t>& b : all.slots) {
+      if (b.capacity() != 0) all.pool.push_back(std::move(b));
     }
-    kept_.slots.clear();
+    all.slots.clear();
     std::size_t kept = 0;
-    for (std::vector<std::uint32_t>& b : kept_.pool) {
+    for (std::vector<std::uint32_t>& b : all.pool) {
       b.clear();
       kept += b.capacity() * sizeof(std::uint32_t);
       if (kept > kKeptBytes) std::vector<std::uint32_t>().swap(b);
     }
-    std::erase_if(kept_.pool, [](const std::vector<std::uint32_t>& b) { return b.capacity() == 0; });
+    std::erase_if(all.pool, [](const std::vector<std::uint32_t>& b) { return b.capacity() == 0; });
   }
   ChunkBuffers(const ChunkBuffers&) = delete;
   ChunkBuffers& operator=(const ChunkBuffers&) = delete;
 
-  // Returns the buffer of chunk c (> 0), which starts now: empty, one of
+  // Returns the buffer of `chunk` (> 0), which starts now: empty, one of
   // the pool's when it has one.
   std::vector<std::uint32_t>& take(std::size_t chunk) {
-    if (!kept_.pool.empty()) {
-      kept_.slots[chunk] = std::move(kept_.pool.back());
-      kept_.pool.pop_back();
+    Kept& all = kept_.value();
+    if (!all.pool.empty()) {
+      all.slots[chunk] = std::move(all.pool.back());
+      all.pool.pop_back();
     }
-    return kept_.slots[chunk];
+    return all.slots[chunk];
   }
-  // Returns the ids of chunk c, taken before.
-  const std::vector<std::uint32_t>& operator[](std::size_t chunk) const { return kept_.slots[chunk]; }
-  // Puts chunk c's buffer (its ids are placed) back in the pool.
+  // Returns the ids of `chunk`, taken before.
+  const std::vector<std::uint32_t>& operator[](std::size_t chunk) const { return kept_.value().slots[chunk]; }
+  // Puts the buffer of `chunk` (its ids are placed) back in the pool.
   void give_back(std::size_t chunk) {
-    kept_.slots[chunk].clear();
-    kept_.pool.push_back(std::move(kept_.slots[chunk]));
+    Kept& all = kept_.value();
+    all.slots[chunk].clear();
+    all.pool.push_back(std::move(all.slots[chunk]));
   }
 
  private:
@@ -110,8 +112,7 @@ class ChunkBuffers {
     std::vector<std::vector<std::uint32_t>> pool;   // buffers no chunk holds now
     std::vector<std::vector<std::uint32_t>> slots;  // slot c: chunk c's buffer
   };
-  ThreadKept<Kept, ChunkBuffers> kept_buffers_;
-  Kept& kept_;  // kept_buffers_.value()
+  ThreadKept<Kept, ChunkBuffers> kept_;
 };
 
 // A vector of this thread's that keeps its capacity from call to call
