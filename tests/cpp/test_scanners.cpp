@@ -9,8 +9,10 @@
 #include <snaptok/scanners/cut_points.hpp>
 #include <snaptok/simd/dispatch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <sstream>
@@ -362,6 +364,37 @@ TEST_CASE("scanners equal Oniguruma where a walk past a non-ASCII char hands the
         text.insert(at, chars[static_cast<std::size_t>(i + k) % chars.size()]);
       }
       check_same(p.pattern, text, std::string(p.name) + " restart text #" + std::to_string(i));
+    }
+  }
+}
+
+// A run of spaces or digits that began before a block is walked and the
+// algebra resumes after it, off the 64-byte grid; a run of spaces or a
+// contraction that goes on past a block's end is walked from the last start
+// before it (split_detail::BlockVerdict). Such runs across the edges of the
+// first and second blocks, after and before every kind of neighbour.
+TEST_CASE("scanners equal Oniguruma where the algebra settles a block only in part") {
+  const std::string runs[] = {"  ", "   ", " \t ", "\n\n", " \n ", "\r\n  ", "\t\t\n", "12345", "1234567",
+                              "'s", "'ll", "'RE", "'ve", "'d", "'Ll"};
+  const std::string before[] = {"a", "word", ".", "x.", " ", "7", "Ab", "'", "\n"};
+  const std::string after[] = {"x", " y", ".", "9", "\n", "  z", "'t", "Word", ""};
+  for (const auto& p : all_patterns()) {
+    for (std::size_t edge : {std::size_t{64}, std::size_t{128}}) {
+      for (std::size_t back = 0; back < 8; ++back) {
+        for (const std::string& run : runs) {
+          for (std::size_t b = 0; b < std::size(before); ++b) {
+            const std::string& head = before[b];
+            const std::string& tail = after[(b + back + run.size()) % std::size(after)];
+            const std::size_t at = edge - std::min(back, run.size());  // the run crosses the edge
+            std::string text = std::string(at > head.size() ? at - head.size() : 0, 'q');
+            for (std::size_t i = 7; i < text.size(); i += 9) text[i] = ' ';
+            text += head + run + tail + " end of it";
+            check_same(p.pattern, text,
+                       std::string(p.name) + " edge " + std::to_string(edge) + " back " + std::to_string(back) + " '" +
+                           head + run + tail + "'");
+          }
+        }
+      }
     }
   }
 }

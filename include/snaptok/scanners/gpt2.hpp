@@ -109,11 +109,13 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 //  - the last space of a run, before a non-space, is a match of its own
 //    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
 //  - a contraction at a match start is a match, and a new one starts after it.
-// Returns false when a contraction reaches past the block, or when the block
-// opens with an apostrophe after a non-ASCII char (the walker takes the
-// block then).
-SNAPTOK_ALWAYS_INLINE bool gpt2_block_starts(split_detail::Text& x, std::string_view s, std::size_t base,
-                                             const simd::ByteClassMasks& m, std::uint64_t& starts) {
+// Settles the block up to a contraction that reaches past it (the walker
+// takes it on from there), and none of a block that opens with an
+// apostrophe after a non-ASCII char (see split_detail::BlockVerdict).
+SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail::Text& x, std::string_view s,
+                                                                   std::size_t base, const simd::ByteClassMasks& m,
+                                                                   std::uint64_t& starts) {
+  using split_detail::BlockVerdict;
   using simd::detail::kByteClassTable;
   namespace cls = simd::detail;
   const std::size_t n = s.size();
@@ -146,16 +148,19 @@ SNAPTOK_ALWAYS_INLINE bool gpt2_block_starts(split_detail::Text& x, std::string_
   starts = (~same | last_space) & ~((prefix << 1) | std::uint64_t{prefix_before}) & valid;
   // An apostrophe right after a non-ASCII char may end that char's
   // punctuation match (the walker's), and then starts no contraction.
-  if ((before & cls::kClassNonascii) && (m.apostrophe & 1)) return false;
+  if ((before & cls::kClassNonascii) && (m.apostrophe & 1)) return BlockVerdict::none();
   for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
     const auto j = static_cast<std::size_t>(std::countr_zero(a));
     const std::size_t k = gpt2_contraction(s, base + j);
     if (k == 0) continue;
-    if (j + k >= 64) return false;
+    if (j + k >= 64) {  // the contraction is the match in progress
+      starts &= (std::uint64_t{1} << j) - 1;
+      return BlockVerdict::before(static_cast<unsigned>(j));
+    }
     starts &= ~(((std::uint64_t{1} << (k - 1)) - 1) << (j + 1));
     if (base + j + k < n) starts |= std::uint64_t{1} << (j + k);
   }
-  return true;
+  return BlockVerdict::all();
 }
 
 /// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.

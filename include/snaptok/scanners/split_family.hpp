@@ -29,6 +29,7 @@
 // so tiktoken's spelling keeps whole digit runs together.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -274,19 +275,40 @@ struct Text {
   }
 };
 
+// How much of an all-ASCII block its algebra settles (block_starts in
+// scan_blocks): the match starts before byte `settled` of the block are
+// exact, and from the last of them (the match in progress) the walker takes
+// the text until a match ends at or past byte `walk_to`.
+struct BlockVerdict {
+  unsigned settled;
+  unsigned walk_to;
+
+  // Every start of the block.
+  static constexpr BlockVerdict all() noexcept { return {simd::kBlockBytes, simd::kBlockBytes}; }
+  // No start: the walker takes the whole block.
+  static constexpr BlockVerdict none() noexcept { return {0, simd::kBlockBytes}; }
+  // The starts before `byte`; the walker takes the rest of the block (a
+  // match running past its end, say).
+  static constexpr BlockVerdict before(unsigned byte) noexcept { return {byte, simd::kBlockBytes}; }
+  // No start: the walker takes the matches up to `byte` (a run that began
+  // before the block, say), and the algebra resumes where they end.
+  static constexpr BlockVerdict walk_past(unsigned byte) noexcept { return {0, byte}; }
+};
+
 // Calls fn(start, end) for each successive match, block by block: for a
 // 64-byte all-ASCII block, block_starts(base, masks, starts) sets the match
-// starts in it (bit j: base + j) and returns true, or returns false, and
-// then match_end(i) (the end of the match at i) walks from the match in
-// progress past the block. A block with non-ASCII bytes is walked only
-// past its last one, and the next block starts where the walk ends, so
-// ASCII text after a curly quote or an accented letter goes back to the
-// algebra (and from there blocks start that far from 64-byte boundaries,
-// until the next such walk). A match start is a cut that any start
-// before it leads to, so both agree wherever both answer. The matches tile
-// the text. A sink with fn.add_starts(cur, base, starts) takes a block's
-// matches at once: the match in progress from `cur`, then one from each
-// start bit; it sets `cur` to the last start.
+// starts in it (bit j: base + j) and returns how far they settle it (a
+// BlockVerdict); match_end(i) (the end of the match at i) walks from the
+// match in progress over the rest. A block with non-ASCII bytes is walked
+// only past its last one. A walk that ends inside its block (past a
+// non-ASCII char, or past a run that began before the block) hands the
+// text back to the algebra there: ASCII text after a curly quote or an
+// accented letter goes back to the algebra, and from there blocks start
+// that far from 64-byte boundaries, until the next such walk. A match
+// start is a cut that any start before it leads to, so both agree wherever
+// both answer. The matches tile the text. A sink with fn.add_starts(cur,
+// base, starts) takes a block's matches at once: the match in progress from
+// `cur`, then one from each start bit; it sets `cur` to the last start.
 template <class BlockStarts, class MatchEnd, class Fn>
 void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
@@ -296,8 +318,10 @@ void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& matc
   ForwardBlocks blocks(s);
   while (base < n) {
     const simd::ByteClassMasks& m = blocks.at(base);
-    std::uint64_t starts;
-    if (m.nonascii == 0 && block_starts(base, m, starts)) {
+    const bool nonascii = m.nonascii != 0;
+    std::uint64_t starts = 0;
+    const BlockVerdict verdict = nonascii ? BlockVerdict::none() : block_starts(base, m, starts);
+    if (verdict.settled != 0) {
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
       if constexpr (requires { fn.add_starts(cur, base, starts); }) {
         fn.add_starts(cur, base, starts);  // a sink that takes the block's matches at once
@@ -308,20 +332,21 @@ void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& matc
           cur = j;
         }
       }
-      base += simd::kBlockBytes;
-      continue;
+      if (verdict.settled == simd::kBlockBytes) [[likely]] {
+        base += simd::kBlockBytes;
+        continue;
+      }
     }
-    const bool nonascii = m.nonascii != 0;
     const std::size_t stop =
         nonascii ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
-                 : base + simd::kBlockBytes;
+                 : base + verdict.walk_to;
     while (cur < stop && cur < n) {
       const std::size_t e = match_end(cur);
       fn(cur, e);
       cur = e;
     }
     if (cur >= n) return;
-    if (nonascii) origin = cur;
+    if (nonascii || cur < base + simd::kBlockBytes) origin = cur;
     base = cur - (cur - origin) % simd::kBlockBytes;
   }
   if (cur < n) fn(cur, n);
@@ -415,26 +440,38 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
 //  - one punctuation char at a match start prefixes a word after it;
 //  - a contraction at a match start is a match (cl100k), or one after a
 //    word ends that word's match (o200k); a new match starts after it.
-// Returns false where the masks lack context: runs of spaces or digit groups
-// across the block's edges, a contraction past its end or just after its
-// start, an apostrophe just after a non-ASCII char (cl100k), '/' after
-// punctuation and CR/LF (o200k), the text's end for
-// tiktoken's \s++$.
+// Where the masks lack context, it settles less (see BlockVerdict): a run
+// of spaces or a digit group that began before the block is walked, and the
+// algebra resumes after it; a run of spaces or a contraction that goes on
+// past the block's end is walked from the last start before it; the whole
+// block is walked for a non-ASCII char right after it, a contraction just
+// after its start, an apostrophe just after a non-ASCII char (cl100k), '/'
+// after punctuation and CR/LF (o200k), or the text's end for tiktoken's
+// \s++$.
 template <SplitRules R>
-bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
-                         std::uint64_t& block_starts) noexcept {
+BlockVerdict family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
+                                 std::uint64_t& block_starts) noexcept {
   namespace cls = simd::detail;
   const AsciiBlock k(x, base, masks);
   const simd::ByteClassMasks& m = masks;
   const std::uint64_t punct = m.apostrophe | m.other;
   const unsigned kPunct = cls::kClassApostrophe | cls::kClassOther;
-  if (k.after & cls::kClassNonascii) return false;
-  if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
-  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
+  if (k.after & cls::kClassNonascii) return BlockVerdict::none();
+  if ((k.before & cls::kClassSpace) && (m.space & 1)) {
+    return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.space)));
+  }
   // A digit group may have begun before the block, with an ASCII digit or a
   // non-ASCII one (U+00B2 is \p{N}).
-  if (R.max_digits > 1 && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) return false;
-  if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return false;
+  if (R.max_digits > 1 && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) {
+    return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.digit)));
+  }
+  if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return BlockVerdict::none();
+  // The starts before this byte are exact (a run of spaces at the block's
+  // end that goes on past it ends them).
+  unsigned settled = 64;
+  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
+    settled = 64 - static_cast<unsigned>(std::countl_one(m.space));
+  }
 
   // CR/LF runs right after punctuation belong to its match (punctuation
   // just before the block too: its match is still in progress).
@@ -482,15 +519,17 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     // [\r\n/]*: a '/' after CR/LF that end punctuation joins its match, and
     // punctuation after that '/' starts a new one. The walker takes every
     // '/' after CR/LF.
-    if (base > 0 && (x.b[base - 1] == '/' || (k.before & cls::kClassNewline)) && x.b[base] == '/') return false;
-    if (base > 0 && x.b[base - 1] == '/' && (punct & 1) != 0) return false;
+    if (base > 0 && (x.b[base - 1] == '/' || (k.before & cls::kClassNewline)) && x.b[base] == '/') {
+      return BlockVerdict::none();
+    }
+    if (base > 0 && x.b[base - 1] == '/' && (punct & 1) != 0) return BlockVerdict::none();
     // Only punctuation right after a CR/LF run may be a '/' (a loop over
     // every run cost o200k's scanner 10%).
     const std::uint64_t newline_ends = m.newline & ~(m.newline >> 1);
     if ((punct & (newline_ends << 1)) != 0 || (newline_ends >> 63) != 0) {
       for (std::uint64_t r = newline_ends; r != 0; r &= r - 1) {
         const std::size_t after_run = base + static_cast<std::size_t>(std::countr_zero(r)) + 1;
-        if (after_run < x.n && x.b[after_run] == '/') return false;
+        if (after_run < x.n && x.b[after_run] == '/') return BlockVerdict::none();
       }
     }
   }
@@ -498,12 +537,16 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     // An apostrophe right after a non-ASCII char may belong to that char's
     // punctuation match, which the walker ends past it: then it starts no
     // contraction, and the start after one would be wrong.
-    if ((k.before & cls::kClassNonascii) && (m.apostrophe & 1)) return false;
+    if ((k.before & cls::kClassNonascii) && (m.apostrophe & 1)) return BlockVerdict::none();
     for (std::uint64_t a = starts & m.apostrophe & next_letter; a != 0; a &= a - 1) {
       const auto j = static_cast<std::size_t>(std::countr_zero(a));
+      if (j >= settled) break;
       const std::size_t c = x.contraction(base + j);
       if (c == 0) continue;
-      if (j + c >= 64) return false;
+      if (j + c >= 64) {  // the contraction is the match in progress
+        settled = static_cast<unsigned>(j);
+        break;
+      }
       starts &= ~(((std::uint64_t{1} << (c - 1)) - 1) << (j + 1));
       if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
     }
@@ -516,20 +559,25 @@ bool family_block_starts(const Text& x, std::size_t base, const simd::ByteClassM
     for (std::uint64_t a = m.apostrophe & k.shifted_in(m.letter, cls::kClassLetter) & next_letter; a != 0;
          a &= a - 1) {
       const auto j = static_cast<std::size_t>(std::countr_zero(a));
+      if (j >= settled) break;
       if (j < taken_until) continue;
       const std::size_t c = x.contraction(base + j);
       if (c == 0) continue;
-      if (j + c >= 64) return false;
+      if (j + c >= 64) {  // it ends the word's match, which is in progress
+        settled = static_cast<unsigned>(j);
+        break;
+      }
       for (std::size_t p = base + j >= 3 ? base + j - 3 : 0; p < base; ++p) {
-        if (x.b[p] == '\'') return false;
+        if (x.b[p] == '\'') return BlockVerdict::none();
       }
       starts &= ~(((std::uint64_t{1} << c) - 1) << j);
       if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
       taken_until = j + c + 1;
     }
   }
+  if (settled < 64) starts &= (std::uint64_t{1} << settled) - 1;
   block_starts = starts;
-  return true;
+  return BlockVerdict::before(settled);
 }
 
 }  // namespace split_detail
