@@ -113,7 +113,9 @@ namespace split_detail {
 // match or a gap byte starts at base + j) and the gap bytes, and returns
 // true; or returns false, and then match_end(i) (the end of the match at i,
 // or kNoMatch where none starts at i, to skip one code point as the regex
-// search does) walks from the match or gap in progress past the block. A
+// search does) walks from the match or gap in progress past the block. As
+// in scan_blocks, a block with non-ASCII bytes is walked only past its last
+// one, and the algebra resumes where the walk ends, off the 64-byte grid. A
 // sink with fn.add_starts(cur, base, starts) (see scan_blocks) takes the
 // matches of a block with no gap at once.
 template <class BlockCuts, class MatchEnd, class Fn>
@@ -123,6 +125,7 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
   bool in_gap = false;    // whether cur starts a gap
   std::size_t given = 0;  // end of the last match given to fn
   std::size_t base = 0;
+  std::size_t origin = 0;  // blocks start a multiple of 64 bytes from here
   ForwardBlocks blocks(s);
   while (base < n) {
     const simd::ByteClassMasks& m = blocks.at(base);
@@ -155,7 +158,10 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
       base += simd::kBlockBytes;
       continue;
     }
-    const std::size_t stop = base + simd::kBlockBytes;
+    const bool nonascii = m.nonascii != 0;
+    const std::size_t stop =
+        nonascii ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
+                 : base + simd::kBlockBytes;
     while (cur < stop && cur < n) {
       const std::size_t e = match_end(cur);
       if (e == kNoMatch) {
@@ -166,7 +172,8 @@ void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&
       given = cur = e;
     }
     if (cur >= n) return;
-    base = cur & ~(simd::kBlockBytes - 1);
+    if (nonascii) origin = cur;
+    base = cur - (cur - origin) % simd::kBlockBytes;
   }
   if (cur < n && !in_gap) fn(cur, n);
 }
