@@ -200,7 +200,7 @@ class PieceBatch {
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  std::uint32_t* look_up(std::size_t count, std::uint32_t* out) {
+  SNAPTOK_HOT_CODE std::uint32_t* look_up(std::size_t count, std::uint32_t* out) {
     if (!cache_) {
       for (std::size_t i = 0; i < count; ++i) out += encoder_.encode_piece(queue_.view(i), out);
       return out;

@@ -384,7 +384,7 @@ class PieceCache {
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((noinline))
 #endif
-  static const std::uint32_t* find_in_later_ways(ShortSet& s, ShortKey key) noexcept {
+  SNAPTOK_HOT_CODE static const std::uint32_t* find_in_later_ways(ShortSet& s, ShortKey key) noexcept {
     for (std::size_t w = 1; w < kWays; ++w) {
       if (s.ways[w].differs(key) != 0) continue;
       const std::size_t taken = s.ways[w].ways();

@@ -119,7 +119,7 @@ namespace split_detail {
 // sink with fn.add_starts(cur, base, starts) (see scan_blocks) takes the
 // matches of a block with no gap at once.
 template <class BlockCuts, class MatchEnd, class Fn>
-void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&& match_end, Fn&& fn) {
+SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
   std::size_t cur = 0;    // start of the match or gap in progress
   bool in_gap = false;    // whether cur starts a gap

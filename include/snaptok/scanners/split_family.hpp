@@ -310,7 +310,7 @@ struct BlockVerdict {
 // base, starts) takes a block's matches at once: the match in progress from
 // `cur`, then one from each start bit; it sets `cur` to the last start.
 template <class BlockStarts, class MatchEnd, class Fn>
-void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
+SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
   std::size_t cur = 0;  // start of the match in progress
   std::size_t base = 0;
@@ -449,8 +449,8 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
 // after punctuation and CR/LF (o200k), or the text's end for tiktoken's
 // \s++$.
 template <SplitRules R>
-BlockVerdict family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
-                                 std::uint64_t& block_starts) noexcept {
+SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
+                                                  std::uint64_t& block_starts) noexcept {
   namespace cls = simd::detail;
   const AsciiBlock k(x, base, masks);
   const simd::ByteClassMasks& m = masks;

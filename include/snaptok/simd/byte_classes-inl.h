@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/simd/byte_classes.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -138,8 +139,8 @@ inline void classify_block(const char* HWY_RESTRICT p, std::size_t n,
 // Returns (in out[0..count)) the class masks of the blocks p[64k, 64k + 64)
 // of the n bytes at p, as classify_block(p + 64k, n - 64k, out[k]) would;
 // 64 * (count - 1) < n. One dispatched call for several blocks.
-inline void classify_blocks(const char* HWY_RESTRICT p, std::size_t n,
-                            ByteClassMasks* HWY_RESTRICT out, std::size_t count) {
+SNAPTOK_HOT_CODE inline void classify_blocks(const char* HWY_RESTRICT p, std::size_t n,
+                                             ByteClassMasks* HWY_RESTRICT out, std::size_t count) {
   std::size_t k = 0;
 #if !(HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE)
   // Whole blocks first, in a loop of their own: the compiler then keeps

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "snaptok/detail/inline.hpp"
 #include "snaptok/simd/piece_keys.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -42,8 +43,9 @@ HWY_INLINE void prefetch_lanes(__m128i lanes) {
 // bytes are permuted out of the block (vpermb) and masked to the piece's
 // length, and the key's hash (ShortKey::hash, with its constants) gives its
 // set, whose first line is prefetched.
-inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
-                                    const PieceKeyColumns& out, std::size_t at) {
+SNAPTOK_HOT_CODE inline std::size_t block_piece_keys(const char* block, std::uint64_t starts,
+                                                     const PieceKeyTable& table, const PieceKeyColumns& out,
+                                                     std::size_t at) {
   if ((starts & (starts - 1)) == 0) return 0;  // one start or none: no piece ends in the block
   const std::size_t count = static_cast<std::size_t>(std::popcount(starts)) - 1;
   // offsets[k]: the k-th start; zeros past the last (read by the last step).
