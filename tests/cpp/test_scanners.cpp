@@ -397,6 +397,25 @@ TEST_CASE("scanners equal Oniguruma where the algebra settles a block only in pa
       }
     }
   }
+  // A block with non-ASCII bytes is settled up to the ASCII run before the
+  // first: every kind of run right before a non-ASCII char of every class,
+  // at every byte of a block.
+  const std::string runs_before[] = {" word", "it's", "I'LL", " 123", "1234", "  ", " \n", "\n\n ", "..", " .", "'", " ",
+                                     "a'", "x", "\t"};
+  const std::string chars[] = {"\xC3\xA9", "\xCC\x81", "\xC2\xA0", "\xE3\x80\x80", "\xC2\xB2", "\xC5\xBF",
+                               "\xE2\x80\x99", "\xE2\x80\x94", "\xE4\xB8\xAD", "\xC2\x85"};
+  for (const auto& p : all_patterns()) {
+    for (std::size_t at = 64; at < 130; at += 3) {
+      for (std::size_t r = 0; r < std::size(runs_before); ++r) {
+        const std::string& run = runs_before[r];
+        const std::string& c = chars[(r + at) % std::size(chars)];
+        std::string text(at > run.size() ? at - run.size() : 0, 'b');
+        for (std::size_t i = 5; i < text.size(); i += 11) text[i] = i % 2 ? ' ' : '.';
+        text += run + c + (r % 2 ? "s more" : "'s 12 x") + std::string(40, 'z');
+        check_same(p.pattern, text, std::string(p.name) + " non-ASCII at " + std::to_string(at) + " after '" + run + "'");
+      }
+    }
+  }
 }
 
 TEST_CASE("scanners equal Oniguruma on long ASCII runs across mask blocks") {

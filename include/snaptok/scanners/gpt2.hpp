@@ -110,8 +110,10 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 //    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
 //  - a contraction at a match start is a match, and a new one starts after it.
 // Settles the block up to a contraction that reaches past it (the walker
-// takes it on from there), and none of a block that opens with an
-// apostrophe after a non-ASCII char (see split_detail::BlockVerdict).
+// takes it on from there), a block with non-ASCII bytes up to the ASCII run
+// before the first (split_detail::run_start_before_nonascii), and none of a
+// block that opens with an apostrophe after a non-ASCII char (see
+// split_detail::BlockVerdict).
 SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail::Text& x, std::string_view s,
                                                                    std::size_t base, const simd::ByteClassMasks& m,
                                                                    std::uint64_t& starts) {
@@ -149,18 +151,25 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
   // An apostrophe right after a non-ASCII char may end that char's
   // punctuation match (the walker's), and then starts no contraction.
   if ((before & cls::kClassNonascii) && (m.apostrophe & 1)) return BlockVerdict::none();
+  unsigned settled = 64;
+  if (m.nonascii != 0) {
+    settled = split_detail::run_start_before_nonascii(m);
+    if (settled == 0) return BlockVerdict::none();
+  }
   for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
     const auto j = static_cast<std::size_t>(std::countr_zero(a));
+    if (j >= settled) break;
     const std::size_t k = gpt2_contraction(s, base + j);
     if (k == 0) continue;
-    if (j + k >= 64) {  // the contraction is the match in progress
-      starts &= (std::uint64_t{1} << j) - 1;
-      return BlockVerdict::before(static_cast<unsigned>(j));
+    if (j + k >= settled) {  // the contraction is the match in progress
+      settled = static_cast<unsigned>(j);
+      break;
     }
     starts &= ~(((std::uint64_t{1} << (k - 1)) - 1) << (j + 1));
     if (base + j + k < n) starts |= std::uint64_t{1} << (j + k);
   }
-  return BlockVerdict::all();
+  if (settled < 64) starts &= (std::uint64_t{1} << settled) - 1;
+  return BlockVerdict::before(settled);
 }
 
 /// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.

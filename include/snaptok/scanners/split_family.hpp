@@ -296,10 +296,11 @@ struct BlockVerdict {
 };
 
 // Calls fn(start, end) for each successive match, block by block: for a
-// 64-byte all-ASCII block, block_starts(base, masks, starts) sets the match
-// starts in it (bit j: base + j) and returns how far they settle it (a
-// BlockVerdict); match_end(i) (the end of the match at i) walks from the
-// match in progress over the rest. A block with non-ASCII bytes is walked
+// 64-byte block, block_starts(base, masks, starts) sets the match starts in
+// it (bit j: base + j) and returns how far they settle it (a BlockVerdict);
+// match_end(i) (the end of the match at i) walks from the match in progress
+// over the rest. A block with non-ASCII bytes is settled at most up to the
+// ASCII run before its first one (run_start_before_nonascii), and walked
 // only past its last one. A walk that ends inside its block (past a
 // non-ASCII char, or past a run that began before the block) hands the
 // text back to the algebra there: ASCII text after a curly quote or an
@@ -320,7 +321,7 @@ SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts
     const simd::ByteClassMasks& m = blocks.at(base);
     const bool nonascii = m.nonascii != 0;
     std::uint64_t starts = 0;
-    const BlockVerdict verdict = nonascii ? BlockVerdict::none() : block_starts(base, m, starts);
+    const BlockVerdict verdict = block_starts(base, m, starts);
     if (verdict.settled != 0) {
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
       if constexpr (requires { fn.add_starts(cur, base, starts); }) {
@@ -427,8 +428,24 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
   return starts;
 }
 
-// Sets `block_starts` to the match starts in an all-ASCII block of the family
-// pattern `R`, by algebra over its class masks:
+// Returns the first byte of the ASCII run of one class (letters, digits,
+// spaces or punctuation) that ends right before the first non-ASCII byte of
+// a block (0 when that byte is the block's first): the algebra's starts
+// before it do not depend on what the non-ASCII char is, those in the run
+// may (a letter may go on in it, a space run may go on as U+00A0).
+SNAPTOK_ALWAYS_INLINE unsigned run_start_before_nonascii(const simd::ByteClassMasks& m) noexcept {
+  const auto first = static_cast<unsigned>(std::countr_zero(m.nonascii));
+  if (first == 0) return 0;
+  const std::uint64_t last_ascii = std::uint64_t{1} << (first - 1);
+  const std::uint64_t run_class = (m.letter & last_ascii) ? m.letter
+                                  : (m.digit & last_ascii) ? m.digit
+                                  : (m.space & last_ascii) ? m.space
+                                                           : m.apostrophe | m.other;
+  return first - static_cast<unsigned>(std::countl_one(run_class << (64 - first)));
+}
+
+// Sets `block_starts` to the match starts in a block of the family pattern
+// `R`, by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
 //    the apostrophe) changes, between digit groups, and, where words split
 //    by case (o200k), at an upper-case letter after a lower-case one;
@@ -456,7 +473,6 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
   const simd::ByteClassMasks& m = masks;
   const std::uint64_t punct = m.apostrophe | m.other;
   const unsigned kPunct = cls::kClassApostrophe | cls::kClassOther;
-  if (k.after & cls::kClassNonascii) return BlockVerdict::none();
   if ((k.before & cls::kClassSpace) && (m.space & 1)) {
     return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.space)));
   }
@@ -465,12 +481,19 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
   if (R.max_digits > 1 && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) {
     return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.digit)));
   }
-  if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return BlockVerdict::none();
-  // The starts before this byte are exact (a run of spaces at the block's
-  // end that goes on past it ends them).
+  // The starts before this byte are exact: before the ASCII run that
+  // reaches the block's first non-ASCII byte, or, in an all-ASCII block,
+  // before a run of spaces at its end that goes on past it.
   unsigned settled = 64;
-  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
-    settled = 64 - static_cast<unsigned>(std::countl_one(m.space));
+  if (m.nonascii != 0) {
+    settled = run_start_before_nonascii(m);
+    if (settled == 0) return BlockVerdict::none();
+  } else {
+    if (k.after & cls::kClassNonascii) return BlockVerdict::none();
+    if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return BlockVerdict::none();
+    if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
+      settled = 64 - static_cast<unsigned>(std::countl_one(m.space));
+    }
   }
 
   // CR/LF runs right after punctuation belong to its match (punctuation
