@@ -174,10 +174,10 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
 
 /// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.
 ///   scan_gpt2(text, [](std::size_t s, std::size_t e) {...});
-/// All-ASCII 64-byte blocks are cut by mask algebra (gpt2_block_starts);
-/// blocks with non-ASCII bytes (up to their last one), and contractions
-/// across a block's end, by the walker (gpt2_match_end), code point by code
-/// point (see split_detail::scan_blocks).
+/// 64-byte blocks are cut by mask algebra (gpt2_block_starts); the walker
+/// (gpt2_match_end) takes, code point by code point, a block with non-ASCII
+/// bytes from the ASCII run before the first up to the last, and a
+/// contraction across a block's end (see split_detail::scan_blocks).
 template <class Fn>
 void scan_gpt2(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
