@@ -10,10 +10,12 @@
 #include <snaptok/simd/dispatch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -413,6 +415,33 @@ TEST_CASE("scanners equal Oniguruma where the algebra settles a block only in pa
         for (std::size_t i = 5; i < text.size(); i += 11) text[i] = i % 2 ? ' ' : '.';
         text += run + c + (r % 2 ? "s more" : "'s 12 x") + std::string(40, 'z');
         check_same(p.pattern, text, std::string(p.name) + " non-ASCII at " + std::to_string(at) + " after '" + run + "'");
+      }
+    }
+  }
+}
+
+// Found by fuzz/targets/scanners.hpp (under ASan): the GPT-2 algebra, now
+// also run on blocks with non-ASCII bytes, decoded "the char after the
+// block" where a char ran across the block's end, and read past a text
+// that ended inside that char. Chars of 2 to 4 bytes across the end of a
+// block, the text ending at every byte after it.
+TEST_CASE("scanners equal Oniguruma where a char runs across a block's end and the text ends in it") {
+  const std::string chars[] = {"\xC3\xA9", "\xE4\xB8\xAD", "\xEF\xBD\xB6", "\xF0\x9F\x98\x80", "\xC2\xA0"};
+  for (const auto& p : all_patterns()) {
+    for (const std::string& c : chars) {
+      for (std::size_t into = 1; into < c.size(); ++into) {
+        std::string text(64 - into, 'a');
+        text[20] = ' ';
+        text[40] = '\xC3';  // a non-ASCII char earlier in the block too
+        text[41] = '\xA9';
+        text += c;
+        // In a buffer of exactly its size (a std::string has a NUL past
+        // its end), so that a sanitizer sees a read past it.
+        const auto exact = std::make_unique<char[]>(text.size());
+        std::memcpy(exact.get(), text.data(), text.size());
+        check_same(p.pattern, std::string_view(exact.get(), text.size()),
+                   std::string(p.name) + " char across the end, into " + std::to_string(into));
+        check_same(p.pattern, text + " x", std::string(p.name) + " char across the end, then more");
       }
     }
   }

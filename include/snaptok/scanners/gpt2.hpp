@@ -134,9 +134,11 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
       (punct & shifted_in(punct, cls::kClassApostrophe | cls::kClassOther)) |
       (m.space & shifted_in(m.space, cls::kClassSpace));
   // Bit j: the code point after byte j is a space, or the text ends there
-  // (a run of spaces that ends the text is one match).
+  // (a run of spaces that ends the text is one match). (Not looked at after
+  // a block with non-ASCII bytes, whose end is never settled: the byte after
+  // it may be inside a char.)
   bool after_is_space = true;
-  if (base + 64 < n) {
+  if (base + 64 < n && m.nonascii == 0) {
     const unsigned char after = x.b[base + 64];
     std::size_t cp_len;
     after_is_space = after < 0x80 ? (kByteClassTable[after] & cls::kClassSpace) != 0
