@@ -325,6 +325,26 @@ TEST_CASE("simd: find_byte_pair equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: NibbleSet holds exactly its bytes up to eight high nibbles, every byte past that") {
+  using snaptok::simd::NibbleSet;
+  std::mt19937 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    bool in[256] = {};
+    const std::size_t count = 1 + rng() % 24;
+    for (std::size_t k = 0; k < count; ++k) in[rng() % 256] = true;
+    unsigned high_nibbles = 0;
+    for (unsigned high = 0; high < 16; ++high) {
+      bool any = false;
+      for (unsigned low = 0; low < 16; ++low) any = any || in[high << 4 | low];
+      high_nibbles += any;
+    }
+    const NibbleSet set = NibbleSet::of(in);
+    for (unsigned b = 0; b < 256; ++b) {
+      REQUIRE(set.contains(static_cast<std::uint8_t>(b)) == (high_nibbles <= 8 ? in[b] : true));
+    }
+  }
+}
+
 TEST_CASE("simd: find_byte_pair_in equals the reference on every target") {
   using snaptok::simd::BytePairSet;
   using snaptok::simd::ByteQuad;
@@ -351,7 +371,12 @@ TEST_CASE("simd: find_byte_pair_in equals the reference on every target") {
           if (rng() % 2) bits[(std::size_t{a} << 8 | b) / 64] |= std::uint64_t{1} << ((std::size_t{a} << 8 | b) % 64);
         }
       }
-      const BytePairSet set{ByteQuad::of(firsts), bits.data()};
+      // The vector search also filters the second bytes (NibbleSet) in
+      // odd rounds; in even ones it takes in every byte.
+      bool second_bytes[256] = {};
+      for (const std::uint8_t b : seconds) second_bytes[b] = true;
+      const BytePairSet set{ByteQuad::of(firsts), bits.data(),
+                            round % 2 ? snaptok::simd::NibbleSet::of(second_bytes) : snaptok::simd::NibbleSet::all()};
       for (std::size_t n = 0; n <= 200 && ok; ++n) {
         std::string text(n, '\0');
         for (char& c : text) {

@@ -128,6 +128,7 @@ class AhoCorasick {
     std::vector<std::uint32_t> entry(n, kNone);    // pattern node -> index in matches_
     fail_.assign(n, kDead);
     first_pairs_.assign(kPairWords, 0);
+    bool second_bytes[256] = {};
     report_.assign(n, 0);
     std::vector<std::uint32_t> queue{0};
     queue.reserve(n);
@@ -145,6 +146,7 @@ class AhoCorasick {
           const auto first_byte = static_cast<unsigned char>(q - (cells[0].base & DoubleArrayTrie::kBaseMask));
           const std::size_t pair = std::size_t{first_byte} << 8 | byte;
           first_pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
+          second_bytes[byte] = true;
         }
         depth[t] = depth[q] + 1;
         std::uint32_t f = 0;
@@ -181,6 +183,7 @@ class AhoCorasick {
       }
     }
     fail_[0] = 0;
+    second_bytes_ = simd::NibbleSet::of(second_bytes);
     // A pattern of one byte: a first byte alone may match.
     for (std::uint32_t k = child_at[0]; k < child_at[1]; ++k) {
       if (report_[children[k]] & kEntryMask) first_pairs_.clear();
@@ -217,6 +220,7 @@ class AhoCorasick {
     single_first_byte_ = -1;
     second_byte_ = -1;
     few_first_bytes_ = {};
+    second_bytes_ = simd::NibbleSet::all();
   }
 
   /// Returns whether there is no (non-empty) pattern.
@@ -287,7 +291,7 @@ class AhoCorasick {
                                       static_cast<std::uint8_t>(second_byte_));
     }
     if (!first_pairs_.empty()) {
-      const simd::BytePairSet pairs{few_first_bytes_, first_pairs_.data()};
+      const simd::BytePairSet pairs{few_first_bytes_, first_pairs_.data(), second_bytes_};
       if (n_first_bytes_ <= 4) return i + simd::find_byte_pair_in(text + i, n - i, pairs);
       return i + simd::find_byte_pair_in_scalar(text + i, n - i, pairs);
     }
@@ -313,6 +317,7 @@ class AhoCorasick {
   int single_first_byte_ = -1;  // the byte every pattern starts with, or -1
   int second_byte_ = -1;        // the byte that always follows it, or -1
   simd::ByteQuad few_first_bytes_;  // the first bytes, when 1 to 4 of them
+  simd::NibbleSet second_bytes_ = simd::NibbleSet::all();  // the second bytes of first_pairs_
 };
 
 }  // namespace snaptok::detail

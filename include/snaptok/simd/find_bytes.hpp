@@ -60,12 +60,49 @@ inline std::size_t find_byte_pair_scalar(const char* p, std::size_t n, std::uint
   return n;
 }
 
+/// A set of byte values that a vector tests with two 16-byte table lookups:
+/// b is in it when lo[b & 15] & hi[b >> 4] is not 0. Exact for a set whose
+/// bytes have at most eight distinct high nibbles (each gets a bit); a
+/// larger set takes in every byte.
+struct NibbleSet {
+  std::uint8_t lo[16] = {};
+  std::uint8_t hi[16] = {};
+
+  /// Every byte.
+  static NibbleSet all() noexcept {
+    NibbleSet s;
+    for (std::size_t k = 0; k < 16; ++k) s.lo[k] = s.hi[k] = 0xFF;
+    return s;
+  }
+  /// The bytes b with in[b] (every byte when they have more than eight
+  /// high nibbles).
+  static NibbleSet of(const bool (&in)[256]) noexcept {
+    NibbleSet s;
+    unsigned next_bit = 0;
+    for (unsigned high = 0; high < 16; ++high) {
+      bool any = false;
+      for (unsigned low = 0; low < 16; ++low) any = any || in[high << 4 | low];
+      if (!any) continue;
+      if (next_bit == 8) return all();
+      const auto bit = static_cast<std::uint8_t>(1u << next_bit++);
+      s.hi[high] = bit;
+      for (unsigned low = 0; low < 16; ++low) {
+        if (in[high << 4 | low]) s.lo[low] = static_cast<std::uint8_t>(s.lo[low] | bit);
+      }
+    }
+    return s;
+  }
+  bool contains(std::uint8_t b) const noexcept { return (lo[b & 15] & hi[b >> 4]) != 0; }
+};
+
 /// Pairs of adjacent bytes (a, b): bit (a << 8 | b) of a 65,536-bit map,
-/// whose pairs all start with one of the up to four bytes of `firsts` (the
-/// vector search looks for those, then checks the map).
+/// whose pairs all start with one of the up to four bytes of `firsts` and
+/// go on with a byte of `seconds` (the vector search looks for both, then
+/// checks the map).
 struct BytePairSet {
   ByteQuad firsts;
   const std::uint64_t* bits;  // kWords words
+  NibbleSet seconds = NibbleSet::all();
 
   static constexpr std::size_t kWords = 65536 / 64;
 
