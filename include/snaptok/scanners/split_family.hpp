@@ -275,10 +275,11 @@ struct Text {
   }
 };
 
-// How much of an all-ASCII block its algebra settles (block_starts in
-// scan_blocks): the match starts before byte `settled` of the block are
-// exact, and from the last of them (the match in progress) the walker takes
-// the text until a match ends at or past byte `walk_to`.
+// How much of a block its algebra settles (block_starts in scan_blocks):
+// the match starts before byte `settled` of the block are exact, and from
+// the last of them (the match in progress) the walker takes the text until
+// a match ends at or past byte `walk_to` (for a block with non-ASCII bytes,
+// past its last one).
 struct BlockVerdict {
   unsigned settled;
   unsigned walk_to;
