@@ -209,6 +209,49 @@ std::string every_code_point_text() {
   return s;
 }
 
+// Returns the matches of DeepSeek V3's pre-tokenizer, three Split(Isolated)
+// stages on Oniguruma, each on the gaps the ones before it leave.
+Matches deepseek_chain_on_oniguruma(std::string_view text) {
+  namespace sc = snaptok::scanners;
+  static const snaptok::detail::Regex stages[] = {
+      snaptok::detail::Regex(sc::kDeepSeekDigitsPattern, "test", false),
+      snaptok::detail::Regex(sc::kDeepSeekCjkPattern, "test", false),
+      snaptok::detail::Regex(sc::kDeepSeekPattern, "test", false)};
+  Matches out;
+  auto split = [&](auto& self, std::size_t stage, std::size_t from, std::size_t to) -> void {
+    if (stage == std::size(stages) || from == to) return;
+    for (const auto& m : stages[stage].find_matches(text.substr(from, to - from))) {
+      if (m.is_match) {
+        out.emplace_back(from + m.start, from + m.end);
+      } else {
+        self(self, stage + 1, from + m.start, from + m.end);
+      }
+    }
+  };
+  split(split, 0, 0, text.size());
+  return out;
+}
+
+void check_deepseek_chain(std::string_view text, const std::string& what) {
+  Matches got;
+  snaptok::scanners::scan_deepseek_chain(text, [&](std::size_t s, std::size_t e) { got.emplace_back(s, e); });
+  const Matches want = deepseek_chain_on_oniguruma(text);
+  if (got != want) {
+    std::size_t i = 0;
+    while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+    const std::size_t at = i < want.size() ? want[i].first : (i < got.size() ? got[i].first : 0);
+    FAIL_CHECK(what << ": the chain scanner and Oniguruma's three Splits differ at match " << i << ", byte "
+                    << at << ": \"" << std::string(text.substr(at > 8 ? at - 8 : 0, 24)) << "\"");
+  }
+}
+
+// Checks every scanner against Oniguruma on `text`: each pattern's, and
+// DeepSeek's chain of three.
+void check_every_scanner(std::string_view text, const std::string& what) {
+  for (const auto& p : all_patterns()) check_same(p.pattern, text, std::string(p.name) + " " + what);
+  check_deepseek_chain(text, "deepseek chain " + what);
+}
+
 }  // namespace
 
 // HF's spelling of GPT-2's pattern and tiktoken's (one scanner runs both).
@@ -354,19 +397,17 @@ TEST_CASE("scanners equal Oniguruma where a walk past a non-ASCII char hands the
   static const std::vector<std::string> chars = {
       "\xC3\xA9", "\xC3\x89", "\xCC\x81", "\xC2\xA0", "\xE3\x80\x80", "\xC2\x85", "\xC2\xB2",
       "\xD9\xA3", "\xC5\xBF", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x94", "\xE4\xB8\xAD"};
-  for (const auto& p : all_patterns()) {
-    std::mt19937 rng(77);
-    for (int i = 0; i < 400; ++i) {
-      std::string text = random_ascii_text(rng, 130 + static_cast<std::size_t>(i * 13) % 300);
-      // One to three more non-ASCII chars, at ASCII bytes near block edges.
-      for (int k = 0; k <= i % 3; ++k) {
-        std::size_t at = (64 * static_cast<std::size_t>(1 + (i + k) % 4) + static_cast<std::size_t>(i * 7 + k * 29) % 9) - 4;
-        if (at > text.size()) at = text.size();
-        while (at < text.size() && static_cast<unsigned char>(text[at]) >= 0x80) ++at;
-        text.insert(at, chars[static_cast<std::size_t>(i + k) % chars.size()]);
-      }
-      check_same(p.pattern, text, std::string(p.name) + " restart text #" + std::to_string(i));
+  std::mt19937 rng(77);
+  for (int i = 0; i < 400; ++i) {
+    std::string text = random_ascii_text(rng, 130 + static_cast<std::size_t>(i * 13) % 300);
+    // One to three more non-ASCII chars, at ASCII bytes near block edges.
+    for (int k = 0; k <= i % 3; ++k) {
+      std::size_t at = (64 * static_cast<std::size_t>(1 + (i + k) % 4) + static_cast<std::size_t>(i * 7 + k * 29) % 9) - 4;
+      if (at > text.size()) at = text.size();
+      while (at < text.size() && static_cast<unsigned char>(text[at]) >= 0x80) ++at;
+      text.insert(at, chars[static_cast<std::size_t>(i + k) % chars.size()]);
     }
+    check_every_scanner(text, "restart text #" + std::to_string(i));
   }
 }
 
@@ -380,21 +421,18 @@ TEST_CASE("scanners equal Oniguruma where the algebra settles a block only in pa
                               "'s", "'ll", "'RE", "'ve", "'d", "'Ll"};
   const std::string before[] = {"a", "word", ".", "x.", " ", "7", "Ab", "'", "\n"};
   const std::string after[] = {"x", " y", ".", "9", "\n", "  z", "'t", "Word", ""};
-  for (const auto& p : all_patterns()) {
-    for (std::size_t edge : {std::size_t{64}, std::size_t{128}}) {
-      for (std::size_t back = 0; back < 8; ++back) {
-        for (const std::string& run : runs) {
-          for (std::size_t b = 0; b < std::size(before); ++b) {
-            const std::string& head = before[b];
-            const std::string& tail = after[(b + back + run.size()) % std::size(after)];
-            const std::size_t at = edge - std::min(back, run.size());  // the run crosses the edge
-            std::string text = std::string(at > head.size() ? at - head.size() : 0, 'q');
-            for (std::size_t i = 7; i < text.size(); i += 9) text[i] = ' ';
-            text += head + run + tail + " end of it";
-            check_same(p.pattern, text,
-                       std::string(p.name) + " edge " + std::to_string(edge) + " back " + std::to_string(back) + " '" +
-                           head + run + tail + "'");
-          }
+  for (std::size_t edge : {std::size_t{64}, std::size_t{128}}) {
+    for (std::size_t back = 0; back < 8; ++back) {
+      for (const std::string& run : runs) {
+        for (std::size_t b = 0; b < std::size(before); ++b) {
+          const std::string& head = before[b];
+          const std::string& tail = after[(b + back + run.size()) % std::size(after)];
+          const std::size_t at = edge - std::min(back, run.size());  // the run crosses the edge
+          std::string text = std::string(at > head.size() ? at - head.size() : 0, 'q');
+          for (std::size_t i = 7; i < text.size(); i += 9) text[i] = ' ';
+          text += head + run + tail + " end of it";
+          check_every_scanner(text, "edge " + std::to_string(edge) + " back " + std::to_string(back) + " '" + head +
+                                        run + tail + "'");
         }
       }
     }
@@ -406,16 +444,14 @@ TEST_CASE("scanners equal Oniguruma where the algebra settles a block only in pa
                                      "a'", "x", "\t"};
   const std::string chars[] = {"\xC3\xA9", "\xCC\x81", "\xC2\xA0", "\xE3\x80\x80", "\xC2\xB2", "\xC5\xBF",
                                "\xE2\x80\x99", "\xE2\x80\x94", "\xE4\xB8\xAD", "\xC2\x85"};
-  for (const auto& p : all_patterns()) {
-    for (std::size_t at = 64; at < 130; at += 3) {
-      for (std::size_t r = 0; r < std::size(runs_before); ++r) {
-        const std::string& run = runs_before[r];
-        const std::string& c = chars[(r + at) % std::size(chars)];
-        std::string text(at > run.size() ? at - run.size() : 0, 'b');
-        for (std::size_t i = 5; i < text.size(); i += 11) text[i] = i % 2 ? ' ' : '.';
-        text += run + c + (r % 2 ? "s more" : "'s 12 x") + std::string(40, 'z');
-        check_same(p.pattern, text, std::string(p.name) + " non-ASCII at " + std::to_string(at) + " after '" + run + "'");
-      }
+  for (std::size_t at = 64; at < 130; at += 3) {
+    for (std::size_t r = 0; r < std::size(runs_before); ++r) {
+      const std::string& run = runs_before[r];
+      const std::string& c = chars[(r + at) % std::size(chars)];
+      std::string text(at > run.size() ? at - run.size() : 0, 'b');
+      for (std::size_t i = 5; i < text.size(); i += 11) text[i] = i % 2 ? ' ' : '.';
+      text += run + c + (r % 2 ? "s more" : "'s 12 x") + std::string(40, 'z');
+      check_every_scanner(text, "non-ASCII at " + std::to_string(at) + " after '" + run + "'");
     }
   }
 }
@@ -482,13 +518,11 @@ TEST_CASE("scanners equal Oniguruma on CR/LF after punctuation that ends just be
   const std::string heads[] = {".", " .", "a.", "?!", "'", "a'", "\xC3\xA9.", "1."};
   const std::string tails[] = {"\n", "\r\n", "\n\n ", "\nword", "\n/x", "\n/.", "\n  x", "\r\n\r\nA",
                                "\n's", "\n12345", "\n\xC3\xA9", "\n.\n"};
-  for (const auto& p : all_patterns()) {
-    for (std::size_t pad = 56; pad < 72; ++pad) {
-      for (const std::string& head : heads) {
-        for (const std::string& tail : tails) {
-          const std::string text = std::string(pad - 1, 'a') + " " + head + tail + " end";
-          check_same(p.pattern, text, std::string(p.name) + " pad " + std::to_string(pad) + " '" + head + tail + "'");
-        }
+  for (std::size_t pad = 56; pad < 72; ++pad) {
+    for (const std::string& head : heads) {
+      for (const std::string& tail : tails) {
+        const std::string text = std::string(pad - 1, 'a') + " " + head + tail + " end";
+        check_every_scanner(text, "pad " + std::to_string(pad) + " '" + head + tail + "'");
       }
     }
   }
@@ -673,45 +707,6 @@ TEST_CASE("cut points: every pattern splits the same in the parts as in the whol
   }
 }
 
-namespace {
-
-// Returns the matches of DeepSeek V3's pre-tokenizer, three Split(Isolated)
-// stages on Oniguruma, each on the gaps the ones before it leave.
-Matches deepseek_chain_on_oniguruma(std::string_view text) {
-  namespace sc = snaptok::scanners;
-  static const snaptok::detail::Regex stages[] = {
-      snaptok::detail::Regex(sc::kDeepSeekDigitsPattern, "test", false),
-      snaptok::detail::Regex(sc::kDeepSeekCjkPattern, "test", false),
-      snaptok::detail::Regex(sc::kDeepSeekPattern, "test", false)};
-  Matches out;
-  auto split = [&](auto& self, std::size_t stage, std::size_t from, std::size_t to) -> void {
-    if (stage == std::size(stages) || from == to) return;
-    for (const auto& m : stages[stage].find_matches(text.substr(from, to - from))) {
-      if (m.is_match) {
-        out.emplace_back(from + m.start, from + m.end);
-      } else {
-        self(self, stage + 1, from + m.start, from + m.end);
-      }
-    }
-  };
-  split(split, 0, 0, text.size());
-  return out;
-}
-
-void check_deepseek_chain(std::string_view text, const std::string& what) {
-  Matches got;
-  snaptok::scanners::scan_deepseek_chain(text, [&](std::size_t s, std::size_t e) { got.emplace_back(s, e); });
-  const Matches want = deepseek_chain_on_oniguruma(text);
-  if (got != want) {
-    std::size_t i = 0;
-    while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
-    const std::size_t at = i < want.size() ? want[i].first : (i < got.size() ? got[i].first : 0);
-    FAIL_CHECK(what << ": the chain scanner and Oniguruma's three Splits differ at match " << i << ", byte "
-                    << at << ": \"" << std::string(text.substr(at > 8 ? at - 8 : 0, 24)) << "\"");
-  }
-}
-
-}  // namespace
 
 #ifndef SNAPTOK_NO_HIGHWAY
 TEST_CASE("every scanner equals Oniguruma on every compiled Highway target") {
@@ -790,13 +785,10 @@ TEST_CASE("scanners equal Oniguruma after a non-ASCII char that ends just before
                                "\xCC\x81", "\xE4\xB8\xAD", "\xC2\xA0"};
   const std::string tails[] = {"'tx y", "'sa b", "''t", "'LLx", "'1", "'\r\nx", "!'t", "/x", "\r\n/ x",
                                " 'tx", "  x", "\n\nx", "12345", "Ab'Sx"};
-  for (const auto& p : all_patterns()) {
-    for (std::size_t pad = 52; pad < 66; ++pad) {
-      for (const std::string& c : chars) {
-        for (const std::string& tail : tails) {
-          const std::string text = std::string(pad, 'a') + " " + c + tail;
-          check_same(p.pattern, text, std::string(p.name) + " pad " + std::to_string(pad) + " " + c + tail);
-        }
+  for (std::size_t pad = 52; pad < 66; ++pad) {
+    for (const std::string& c : chars) {
+      for (const std::string& tail : tails) {
+        check_every_scanner(std::string(pad, 'a') + " " + c + tail, "pad " + std::to_string(pad) + " " + c + tail);
       }
     }
   }

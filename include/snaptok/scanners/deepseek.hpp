@@ -108,16 +108,16 @@ void scan_deepseek_cjk(std::string_view s, Fn&& fn) {
 namespace split_detail {
 
 // Calls fn(start, end) for each successive match of a pattern whose matches
-// leave gaps (text in no match), block by block: for a 64-byte all-ASCII
-// block, block_cuts(base, masks, cuts, gaps) sets the cuts in it (bit j: a
-// match or a gap byte starts at base + j) and the gap bytes, and returns
-// true; or returns false, and then match_end(i) (the end of the match at i,
-// or kNoMatch where none starts at i, to skip one code point as the regex
-// search does) walks from the match or gap in progress past the block. As
-// in scan_blocks, a block with non-ASCII bytes is walked only past its last
-// one, and the algebra resumes where the walk ends, off the 64-byte grid. A
-// sink with fn.add_starts(cur, base, starts) (see scan_blocks) takes the
-// matches of a block with no gap at once.
+// leave gaps (text in no match), block by block, as scan_blocks does: for a
+// 64-byte block, block_cuts(base, masks, cuts, gaps) sets the cuts in it
+// (bit j: a match or a gap byte starts at base + j) and its gap bytes, and
+// returns how far they settle it (a BlockVerdict; the bits past that are
+// ignored); match_end(i) (the end of the match at i, or kNoMatch where none
+// starts at i, to skip one code point as the regex search does) walks from
+// the match or gap in progress over the rest, and the algebra resumes where
+// the walk ends (see scan_blocks). A sink with fn.add_starts(cur, base,
+// starts) (see scan_blocks) takes the matches of a block with no gap at
+// once.
 template <class BlockCuts, class MatchEnd, class Fn>
 SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& block_cuts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
@@ -129,12 +129,16 @@ SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& bloc
   ForwardBlocks blocks(s);
   while (base < n) {
     const simd::ByteClassMasks& m = blocks.at(base);
-    std::uint64_t cuts, gaps;
-    if (m.nonascii == 0 && block_cuts(base, m, cuts, gaps)) {
+    std::uint64_t cuts = 0, gaps = 0;
+    const BlockVerdict verdict = block_cuts(base, m, cuts, gaps);
+    if (verdict.settled != 0) {
+      cuts &= verdict.settled_bits();
+      gaps &= verdict.settled_bits();
       if (cur >= base) {
         in_gap = ((gaps >> (cur - base)) & 1) != 0;
         cuts &= ~((std::uint64_t{2} << (cur - base)) - 1);
       }
+      bool taken = false;
       if constexpr (requires { fn.add_starts(cur, base, cuts); }) {
         // No gap before or in the block: its matches tile it, and a sink
         // that takes a block's matches at once (as scan_blocks' does) takes
@@ -142,26 +146,26 @@ SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& bloc
         if (!in_gap && given == cur && (gaps & cuts) == 0) {
           fn.add_starts(cur, base, cuts);
           given = cur;
-          base += simd::kBlockBytes;
-          continue;
+          taken = true;
         }
       }
-      for (; cuts != 0; cuts &= cuts - 1) {
-        const auto j = static_cast<std::size_t>(std::countr_zero(cuts));
-        if (!in_gap) {
-          fn(cur, base + j);
-          given = base + j;
+      if (!taken) {
+        for (; cuts != 0; cuts &= cuts - 1) {
+          const auto j = static_cast<std::size_t>(std::countr_zero(cuts));
+          if (!in_gap) {
+            fn(cur, base + j);
+            given = base + j;
+          }
+          cur = base + j;
+          in_gap = ((gaps >> j) & 1) != 0;
         }
-        cur = base + j;
-        in_gap = ((gaps >> j) & 1) != 0;
       }
-      base += simd::kBlockBytes;
-      continue;
+      if (verdict.settled == simd::kBlockBytes) [[likely]] {
+        base += simd::kBlockBytes;
+        continue;
+      }
     }
-    const bool nonascii = m.nonascii != 0;
-    const std::size_t stop =
-        nonascii ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
-                 : base + simd::kBlockBytes;
+    const std::size_t stop = walk_stop(base, m, verdict);
     while (cur < stop && cur < n) {
       const std::size_t e = match_end(cur);
       if (e == kNoMatch) {
@@ -172,8 +176,7 @@ SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& bloc
       given = cur = e;
     }
     if (cur >= n) return;
-    if (nonascii) origin = cur;
-    base = cur - (cur - origin) % simd::kBlockBytes;
+    base = block_after_walk(cur, base, m.nonascii != 0, origin);
   }
   if (cur < n && !in_gap) fn(cur, n);
 }
@@ -232,34 +235,57 @@ inline std::size_t deepseek_match_end(split_detail::Text& x, std::size_t i) noex
 // With `Chain`, for the whole pre-tokenizer chain (scan_deepseek_chain):
 // digits are groups of three, matches of their own, and the text on each
 // side of a group ends there as the text's ends do.
-// Returns false where the masks lack context: non-ASCII after the block,
-// runs of spaces across its edges, CR/LF at its start after punctuation; in
-// a chain, digits at its start after a digit or a non-ASCII char (a group
-// may have begun there).
+// Where the masks lack context, it settles less (see split_detail::BlockVerdict):
+// a run of spaces, or in a chain a digit group, that began before the
+// block is walked, and the algebra resumes after it; a run of spaces that
+// goes on past the block's end is walked from the last cut before it; a
+// block with non-ASCII bytes is settled up to the ASCII run before the
+// first of them; the whole block is walked for a non-ASCII char right
+// after it.
 template <bool Chain = false>
-SNAPTOK_ALWAYS_INLINE bool deepseek_block_cuts(const split_detail::Text& x, std::size_t base,
-                                               const simd::ByteClassMasks& m, std::uint64_t& cuts,
-                                               std::uint64_t& gaps) noexcept {
+SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict deepseek_block_cuts(const split_detail::Text& x, std::size_t base,
+                                                                     const simd::ByteClassMasks& m,
+                                                                     std::uint64_t& cuts, std::uint64_t& gaps) noexcept {
   namespace cls = simd::detail;
+  using split_detail::BlockVerdict;
   const split_detail::AsciiBlock k(x, base, m);
+  if ((k.before & cls::kClassSpace) && (m.space & 1)) {
+    return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.space)));
+  }
+  // A digit group may have begun before the block, with an ASCII digit or
+  // a non-ASCII one.
+  if (Chain && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) {
+    return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.digit)));
+  }
+  // The cuts before this byte are exact: before the ASCII run that reaches
+  // the block's first non-ASCII byte (a letter run may go on in it, a space
+  // run before it may be the text's last as the chain cuts the text), or,
+  // in an all-ASCII block, before a run of spaces at its end that goes on
+  // past it.
+  unsigned settled = 64;
+  if (m.nonascii != 0) {
+    settled = split_detail::run_start_before_nonascii(m);
+    if (settled == 0) return BlockVerdict::none();
+  } else {
+    if (k.after & cls::kClassNonascii) return BlockVerdict::none();
+    if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
+      settled = 64 - static_cast<unsigned>(std::countl_one(m.space));
+    }
+  }
   // A non-ASCII byte before the block counts as none of the classes: the
   // walker took the block before, up to or past this block's start, which is
   // then a cut or inside the walker's last match.
   const bool before_punct = base > 0 && x.b[base - 1] < 0x80 && (x.blocks[x.b[base - 1]] & kFlagPS);
   const bool after_punct = k.len == 64 && base + 64 < x.n && (x.blocks[x.b[base + 64]] & kFlagPS);
-  if (k.after & cls::kClassNonascii) return false;
-  if ((k.before & cls::kClassSpace) && (m.space & 1)) return false;
-  if (before_punct && (m.newline & 1)) return false;
-  if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) return false;
-  if (Chain && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) return false;
 
   const std::uint64_t control = m.control & ~m.space;
   const std::uint64_t unclassed = (Chain ? 0 : m.digit) | control;
   const std::uint64_t punct = (m.apostrophe | m.other) & ~control;
   const std::uint64_t prev_punct = (punct << 1) | std::uint64_t{before_punct};
   const std::uint64_t next_punct = (punct >> 1) | (std::uint64_t{after_punct} << 63);
-  // CR/LF runs right after punctuation belong to its match.
-  const std::uint64_t absorbed = m.newline & ~(m.newline + (m.newline & (punct << 1)));
+  // CR/LF runs right after punctuation belong to its match (punctuation
+  // just before the block too: its match is still in progress).
+  const std::uint64_t absorbed = m.newline & ~(m.newline + (m.newline & prev_punct));
   const std::uint64_t space = m.space & ~absorbed;
   const std::uint64_t same = (m.letter & k.shifted_in(m.letter, cls::kClassLetter)) | (punct & prev_punct) |
                              (space & (space << 1)) | (Chain ? m.digit & (m.digit << 1) : 0);
@@ -291,7 +317,7 @@ SNAPTOK_ALWAYS_INLINE bool deepseek_block_cuts(const split_detail::Text& x, std:
   }
   cuts &= ~((prefix << 1) | std::uint64_t{prefix_before});
   gaps = unclassed & ~next_letter & k.valid;
-  return true;
+  return BlockVerdict::before(settled);
 }
 
 /// Calls fn(start, end) for each successive match of kDeepSeekPattern, e.g.

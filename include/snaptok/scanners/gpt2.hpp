@@ -170,7 +170,6 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
     starts &= ~(((std::uint64_t{1} << (k - 1)) - 1) << (j + 1));
     if (base + j + k < n) starts |= std::uint64_t{1} << (j + k);
   }
-  if (settled < 64) starts &= (std::uint64_t{1} << settled) - 1;
   return BlockVerdict::before(settled);
 }
 

@@ -294,11 +294,37 @@ struct BlockVerdict {
   // No start: the walker takes the matches up to `byte` (a run that began
   // before the block, say), and the algebra resumes where they end.
   static constexpr BlockVerdict walk_past(unsigned byte) noexcept { return {0, byte}; }
+
+  // The bits of a block's starts that this verdict settles.
+  SNAPTOK_ALWAYS_INLINE std::uint64_t settled_bits() const noexcept {
+    return settled >= simd::kBlockBytes ? ~std::uint64_t{0} : (std::uint64_t{1} << settled) - 1;
+  }
 };
+
+// Where the walker that takes over a block at `base` (masks `m`, `verdict`)
+// stops: at the first match end past the block's last non-ASCII byte, or
+// at or past byte verdict.walk_to of an all-ASCII block.
+SNAPTOK_ALWAYS_INLINE std::size_t walk_stop(std::size_t base, const simd::ByteClassMasks& m,
+                                            BlockVerdict verdict) noexcept {
+  return m.nonascii != 0 ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
+                         : base + verdict.walk_to;
+}
+
+// Returns the block the algebra goes on with after a walk over the block
+// at `base` ended at `cur` (a match start): a walk past a non-ASCII char,
+// or one that ended inside its block, hands the text back right there
+// (`origin`, where blocks start a multiple of 64 bytes from, becomes cur);
+// a walk past the block's end goes on in the block that holds cur.
+SNAPTOK_ALWAYS_INLINE std::size_t block_after_walk(std::size_t cur, std::size_t base, bool nonascii,
+                                                   std::size_t& origin) noexcept {
+  if (nonascii || cur < base + simd::kBlockBytes) origin = cur;
+  return cur - (cur - origin) % simd::kBlockBytes;
+}
 
 // Calls fn(start, end) for each successive match, block by block: for a
 // 64-byte block, block_starts(base, masks, starts) sets the match starts in
-// it (bit j: base + j) and returns how far they settle it (a BlockVerdict);
+// it (bit j: base + j) and returns how far they settle it (a BlockVerdict;
+// the bits past that are ignored);
 // match_end(i) (the end of the match at i) walks from the match in progress
 // over the rest. A block with non-ASCII bytes is settled at most up to the
 // ASCII run before its first one (run_start_before_nonascii), and walked
@@ -324,6 +350,7 @@ SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts
     std::uint64_t starts = 0;
     const BlockVerdict verdict = block_starts(base, m, starts);
     if (verdict.settled != 0) {
+      starts &= verdict.settled_bits();
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
       if constexpr (requires { fn.add_starts(cur, base, starts); }) {
         fn.add_starts(cur, base, starts);  // a sink that takes the block's matches at once
@@ -339,17 +366,14 @@ SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts
         continue;
       }
     }
-    const std::size_t stop =
-        nonascii ? base + simd::kBlockBytes - static_cast<std::size_t>(std::countl_zero(m.nonascii))
-                 : base + verdict.walk_to;
+    const std::size_t stop = walk_stop(base, m, verdict);
     while (cur < stop && cur < n) {
       const std::size_t e = match_end(cur);
       fn(cur, e);
       cur = e;
     }
     if (cur >= n) return;
-    if (nonascii || cur < base + simd::kBlockBytes) origin = cur;
-    base = cur - (cur - origin) % simd::kBlockBytes;
+    base = block_after_walk(cur, base, nonascii, origin);
   }
   if (cur < n) fn(cur, n);
 }
@@ -599,7 +623,6 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
       taken_until = j + c + 1;
     }
   }
-  if (settled < 64) starts &= (std::uint64_t{1} << settled) - 1;
   block_starts = starts;
   return BlockVerdict::before(settled);
 }
