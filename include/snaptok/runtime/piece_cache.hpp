@@ -177,18 +177,9 @@ class PieceCache {
     /// in simd::block_piece_keys; valid for this table): its address.
     using Set = std::byte*;
 
-    /// Returns the set where the short piece with key hash `h` lives, and
-    /// starts loading its first line (a batch of lookups overlaps its
-    /// memory misses), as simd::block_piece_keys does: the second line
-    /// holds the least recently used ways, and prefetching it for every
-    /// piece made a batch 1-2% slower.
-    SNAPTOK_ALWAYS_INLINE Set locate(std::uint64_t h) const noexcept {
-      const Set set = key_table().locate(h);
-#if defined(__GNUC__) || defined(__clang__)
-      __builtin_prefetch(set);
-#endif
-      return set;
-    }
+    /// Returns the set where the short piece with key hash `h` lives, as
+    /// simd::block_piece_keys does.
+    SNAPTOK_ALWAYS_INLINE Set locate(std::uint64_t h) const noexcept { return key_table().locate(h); }
 
     /// Returns the cached entry of the short piece `key` in `set` (located
     /// on this table), or nullptr: a hit for copy_hit. A hit in a later way

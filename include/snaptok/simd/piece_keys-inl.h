@@ -11,7 +11,6 @@
 #define SNAPTOK_SIMD_PIECE_KEYS_INL_H_
 #endif
 
-#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <bit>
@@ -32,17 +31,11 @@ namespace HWY_NAMESPACE {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-// Starts loading the lines at the two addresses in `lanes`.
-HWY_INLINE void prefetch_lanes(__m128i lanes) {
-  hwy::Prefetch(reinterpret_cast<const std::byte*>(_mm_cvtsi128_si64(lanes)));
-  hwy::Prefetch(reinterpret_cast<const std::byte*>(_mm_extract_epi64(lanes, 1)));
-}
-
 // Returns block_piece_keys: eight pieces per step, each in a 64-bit lane.
 // The starts are compressed into byte offsets (vpcompressb); a lane's key
 // bytes are permuted out of the block (vpermb) and masked to the piece's
 // length, and the key's hash (ShortKey::hash, with its constants) gives its
-// set, whose first line is prefetched.
+// set.
 SNAPTOK_HOT_CODE inline std::size_t block_piece_keys(const char* block, std::uint64_t starts,
                                                      const PieceKeyTable& table, const PieceKeyColumns& out,
                                                      std::size_t at) {
@@ -96,16 +89,6 @@ SNAPTOK_HOT_CODE inline std::size_t block_piece_keys(const char* block, std::uin
     _mm512_storeu_si512(out.lo + i, lo);
     _mm512_storeu_si512(out.hi + i, hi);
     _mm512_storeu_si512(out.set + i, set);
-    // Eight prefetches, lanes past the block's pieces on the table's first
-    // set, addresses taken from registers: a loop over the lanes a step
-    // holds (its exit mispredicted) with the addresses stored and reloaded
-    // ran 5% slower.
-    const std::size_t pieces = count - k < 8 ? count - k : 8;
-    const __m512i lines = _mm512_mask_mov_epi64(sets, static_cast<__mmask8>((1u << pieces) - 1), set);
-    prefetch_lanes(_mm512_castsi512_si128(lines));
-    prefetch_lanes(_mm512_extracti64x2_epi64(lines, 1));
-    prefetch_lanes(_mm512_extracti64x2_epi64(lines, 2));
-    prefetch_lanes(_mm512_extracti64x2_epi64(lines, 3));
   }
   return count;
 }

@@ -1,8 +1,8 @@
 // Cache keys of a block's pieces, and their scalar reference: the pieces a
 // scanner finds in one 64-byte block (bit k of `starts`: a piece starts at
 // block + k) are queued for the piece cache with their short key
-// (snaptok::detail::ShortKey), the set of the cache's short table the key hashes to,
-// and a prefetch of that set. The SIMD kernel (piece_keys-inl.h, dispatched
+// (snaptok::detail::ShortKey) and the set of the cache's short table the key
+// hashes to. The SIMD kernel (piece_keys-inl.h, dispatched
 // by snaptok/simd/dispatch.hpp) does eight pieces at a time where the target
 // has byte permutes and compresses (AVX3_DL); runtime::PieceBatch calls it
 // for its all-ASCII blocks and queues pieces one by one elsewhere.
@@ -64,15 +64,11 @@ inline constexpr std::size_t kPieceKeysSlack = 8;
 /// Writes, at out[at..), one entry per piece between two consecutive start
 /// bits of `starts` (bit k: a piece starts at block + k; the piece that
 /// starts at the last bit is not written): its data and size, its key
-/// (detail::ShortKey::of) and its set in `table`, whose first cache line
-/// starts loading. Returns the count (popcount(starts) - 1, or 0). The key
+/// (detail::ShortKey::of) and its set in `table` (not loaded yet: the
+/// lookups prefetch it, runtime::PieceBatch::look_up). Returns the count (popcount(starts) - 1, or 0). The key
 /// and set of a piece of 16 bytes or more are unspecified (a cache never
 /// looks one up). Reads block[0..64); entries up to kPieceKeysSlack past
 /// the count may be overwritten.
-///
-/// (Where a set spans two lines, the second holds its least recently used
-/// ways: prefetching it for every piece cost about 3% more than waiting for
-/// it on the rare hit there.)
 using PieceKeysFn = std::size_t (*)(const char* block, std::uint64_t starts, const PieceKeyTable& table,
                                     const PieceKeyColumns& out, std::size_t at);
 
