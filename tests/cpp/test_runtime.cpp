@@ -381,3 +381,24 @@ TEST_CASE("a batch's chunks reuse the buffers of chunks already placed, from cal
   ChunkBuffers next_call(4);
   CHECK(next_call.take(1).data() == first);  // kept by this thread
 }
+
+TEST_CASE("a batch is cut into chunks of at most about kMaxChunkBytes where its units allow") {
+  using namespace snaptok::runtime;
+  std::vector<std::size_t> bounds;
+  auto chunk_bytes = [&](std::size_t unit_bytes, std::size_t c) { return (bounds[c + 1] - bounds[c]) * unit_bytes; };
+  // One 64 MB document in 256 KB parts, on two threads: 64 chunks of 1 MB,
+  // not 16 of 4 MB (each chunk's ids wait in a buffer until placed).
+  chunk_bounds(256, [](std::size_t) { return std::size_t{256} << 10; }, 2, bounds);
+  REQUIRE(bounds.front() == 0);
+  REQUIRE(bounds.back() == 256);
+  CHECK(bounds.size() - 1 == 64);
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) CHECK(chunk_bytes(std::size_t{256} << 10, c) <= kMaxChunkBytes);
+  // A small batch still gets kChunksPerThread chunks per thread; one thread, one chunk.
+  chunk_bounds(1000, [](std::size_t) { return std::size_t{1} << 10; }, 2, bounds);
+  CHECK(bounds.size() - 1 == 2 * kChunksPerThread);
+  chunk_bounds(256, [](std::size_t) { return std::size_t{256} << 10; }, 1, bounds);
+  CHECK(bounds == std::vector<std::size_t>{0, 256});
+  // Texts that cannot be cut stay whole: no more chunks than units.
+  chunk_bounds(3, [](std::size_t) { return std::size_t{8} << 20; }, 2, bounds);
+  CHECK(bounds == std::vector<std::size_t>{0, 1, 2, 3});
+}
