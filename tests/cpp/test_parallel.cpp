@@ -223,6 +223,14 @@ TEST_CASE("documents: a document cut across threads has the ids of the whole") {
       R"("normalizer":null)", R"("normalizer":{"type":"Sequence","normalizers":[{"type":"NFKC"},{"type":"Lowercase"}]})");
   std::vector<std::int64_t> folded_offsets;
   CHECK(flat_ids(folded, {doc}, 3, folded_offsets) == folded.encode(doc));
+  // Seven times over on two threads: 21 MB, cut into chunks of about 1 MB
+  // (runtime::kMaxChunkBytes), more than kChunksPerThread per thread.
+  const std::vector<std::string_view> seven(7, doc);
+  std::vector<std::int64_t> offsets_one, offsets_two;
+  const std::vector<std::uint32_t> one_thread = flat_ids(gpt2(), seven, 1, offsets_one);
+  CHECK(flat_ids(gpt2(), seven, 2, offsets_two) == one_thread);
+  CHECK(offsets_two == offsets_one);
+  CHECK(one_thread.size() == 7 * whole.size());
   // Between small texts, and twice.
   std::vector<std::string_view> texts = {"first", "", doc, "x <|endoftext|>", doc, "last one"};
   std::vector<std::int64_t> offsets;
