@@ -216,9 +216,9 @@ inline std::size_t deepseek_match_end(split_detail::Text& x, std::size_t i) noex
   return kNoMatch;
 }
 
-// Sets `cuts` to the starts of matches and gap bytes in the all-ASCII block
-// at `base`, and `gaps` to its bytes in no match, by algebra over its class
-// masks `m`. In ASCII, \p{P}\p{S} is the first alternative's punctuation,
+// Sets `cuts` to the starts of matches and gap bytes in the block at
+// `base`, and `gaps` to its bytes in no match, by algebra over its class
+// masks `m`, and returns how far they settle it. In ASCII, \p{P}\p{S} is the first alternative's punctuation,
 // and digits and the control characters that are not \s are in none of the
 // classes the pattern asks about but its optional prefix [^\r\n\p{L}\p{P}\p{S}]:
 //  - a cut where the class (letter, punctuation, space) changes, and at
@@ -322,9 +322,10 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict deepseek_block_cuts(const split
 
 /// Calls fn(start, end) for each successive match of kDeepSeekPattern, e.g.
 ///   scan_deepseek(text, [](std::size_t s, std::size_t e) {...});
-/// All-ASCII 64-byte blocks are cut by mask algebra (deepseek_block_cuts);
-/// blocks with non-ASCII bytes, and runs of spaces across a block's edge, by
-/// the walker (deepseek_match_end), code point by code point.
+/// 64-byte blocks are cut by mask algebra (deepseek_block_cuts); what it
+/// leaves (from the ASCII run before a block's first non-ASCII byte past
+/// its last, runs of spaces across a block's edge) by the walker
+/// (deepseek_match_end), code point by code point.
 template <class Fn>
 void scan_deepseek(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
@@ -358,8 +359,8 @@ inline std::size_t deepseek_chain_edge(const split_detail::Text& x, std::size_t 
 /// of all three, in order, so that the gaps between them are the chain's
 /// other pieces. The digit groups and CJK runs cut the text that the last
 /// pattern sees, e.g. the spaces of "a  1" are one match, as at a text's end.
-/// All-ASCII blocks are cut by deepseek_block_cuts<true>; the walker
-/// matches the last pattern on the text up to the next digit or CJK char.
+/// Blocks are cut by deepseek_block_cuts<true>; the walker matches the
+/// last pattern on the text up to the next digit or CJK char.
 template <class Fn>
 void scan_deepseek_chain(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
