@@ -130,7 +130,8 @@ SNAPTOK_HOT_CODE void scan_blocks_with_gaps(std::string_view s, BlockCuts&& bloc
   while (base < n) {
     const simd::ByteClassMasks& m = blocks.at(base);
     std::uint64_t cuts = 0, gaps = 0;
-    const BlockVerdict verdict = block_cuts(base, m, cuts, gaps);
+    const unsigned limit = settle_limit(m);
+    const BlockVerdict verdict = limit != 0 ? block_cuts(base, m, cuts, gaps).at_most(limit) : BlockVerdict::none();
     if (verdict.settled != 0) {
       cuts &= verdict.settled_bits();
       gaps &= verdict.settled_bits();
@@ -257,16 +258,13 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict deepseek_block_cuts(const split
   if (Chain && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) {
     return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.digit)));
   }
-  // The cuts before this byte are exact: before the ASCII run that reaches
-  // the block's first non-ASCII byte (a letter run may go on in it, a space
-  // run before it may be the text's last as the chain cuts the text), or,
-  // in an all-ASCII block, before a run of spaces at its end that goes on
-  // past it.
+  // The cuts before this byte are exact: in an all-ASCII block, before a
+  // run of spaces at its end that goes on past it (scan_blocks_with_gaps
+  // caps a block with non-ASCII bytes itself, split_detail::settle_limit: a
+  // letter run may go on in the non-ASCII char, a space run before a CJK
+  // char is the last of the text the chain's last pattern sees).
   unsigned settled = 64;
-  if (m.nonascii != 0) {
-    settled = split_detail::run_start_before_nonascii(m);
-    if (settled == 0) return BlockVerdict::none();
-  } else {
+  if (m.nonascii == 0) {
     if (k.after & cls::kClassNonascii) return BlockVerdict::none();
     if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
       settled = 64 - static_cast<unsigned>(std::countl_one(m.space));

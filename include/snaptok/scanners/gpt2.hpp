@@ -110,8 +110,8 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 //    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
 //  - a contraction at a match start is a match, and a new one starts after it.
 // Settles the block up to a contraction that reaches past it (the walker
-// takes it on from there), a block with non-ASCII bytes up to the ASCII run
-// before the first (split_detail::run_start_before_nonascii), and none of a
+// takes it on from there (scan_blocks caps a block with non-ASCII bytes at
+// the ASCII run before the first, split_detail::settle_limit), and none of a
 // block that opens with an apostrophe after a non-ASCII char (see
 // split_detail::BlockVerdict).
 SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail::Text& x, std::string_view s,
@@ -154,10 +154,6 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
   // punctuation match (the walker's), and then starts no contraction.
   if ((before & cls::kClassNonascii) && (m.apostrophe & 1)) return BlockVerdict::none();
   unsigned settled = 64;
-  if (m.nonascii != 0) {
-    settled = split_detail::run_start_before_nonascii(m);
-    if (settled == 0) return BlockVerdict::none();
-  }
   for (std::uint64_t a = starts & m.apostrophe; a != 0; a &= a - 1) {
     const auto j = static_cast<std::size_t>(std::countr_zero(a));
     if (j >= settled) break;

@@ -295,11 +295,38 @@ struct BlockVerdict {
   // before the block, say), and the algebra resumes where they end.
   static constexpr BlockVerdict walk_past(unsigned byte) noexcept { return {0, byte}; }
 
+  // This verdict, settling no more than `limit` bytes.
+  SNAPTOK_ALWAYS_INLINE BlockVerdict at_most(unsigned limit) const noexcept {
+    return {settled < limit ? settled : limit, walk_to};
+  }
   // The bits of a block's starts that this verdict settles.
   SNAPTOK_ALWAYS_INLINE std::uint64_t settled_bits() const noexcept {
     return settled >= simd::kBlockBytes ? ~std::uint64_t{0} : (std::uint64_t{1} << settled) - 1;
   }
 };
+
+// Returns the first byte of the ASCII run of one class (letters, digits,
+// spaces or punctuation) that ends right before the first non-ASCII byte of
+// a block (0 when that byte is the block's first): the algebra's starts
+// before it do not depend on what the non-ASCII char is, those in the run
+// may (a letter may go on in it, a space run may go on as U+00A0).
+SNAPTOK_ALWAYS_INLINE unsigned run_start_before_nonascii(const simd::ByteClassMasks& m) noexcept {
+  const auto first = static_cast<unsigned>(std::countr_zero(m.nonascii));
+  if (first == 0) return 0;
+  const std::uint64_t last_ascii = std::uint64_t{1} << (first - 1);
+  const std::uint64_t run_class = (m.letter & last_ascii) ? m.letter
+                                  : (m.digit & last_ascii) ? m.digit
+                                  : (m.space & last_ascii) ? m.space
+                                                           : m.apostrophe | m.other;
+  return first - static_cast<unsigned>(std::countl_one(run_class << (64 - first)));
+}
+
+// The most of the block with masks `m` that its algebra may settle: all of
+// an all-ASCII block; of a block with non-ASCII bytes, the bytes before the
+// ASCII run that reaches the first of them (run_start_before_nonascii).
+SNAPTOK_ALWAYS_INLINE unsigned settle_limit(const simd::ByteClassMasks& m) noexcept {
+  return m.nonascii != 0 ? run_start_before_nonascii(m) : simd::kBlockBytes;
+}
 
 // Where the walker that takes over a block at `base` (masks `m`, `verdict`)
 // stops: at the first match end past the block's last non-ASCII byte, or
@@ -348,7 +375,8 @@ SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts
     const simd::ByteClassMasks& m = blocks.at(base);
     const bool nonascii = m.nonascii != 0;
     std::uint64_t starts = 0;
-    const BlockVerdict verdict = block_starts(base, m, starts);
+    const unsigned limit = settle_limit(m);
+    const BlockVerdict verdict = limit != 0 ? block_starts(base, m, starts).at_most(limit) : BlockVerdict::none();
     if (verdict.settled != 0) {
       starts &= verdict.settled_bits();
       if (cur >= base) starts &= ~((std::uint64_t{2} << (cur - base)) - 1);
@@ -453,22 +481,6 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
   return starts;
 }
 
-// Returns the first byte of the ASCII run of one class (letters, digits,
-// spaces or punctuation) that ends right before the first non-ASCII byte of
-// a block (0 when that byte is the block's first): the algebra's starts
-// before it do not depend on what the non-ASCII char is, those in the run
-// may (a letter may go on in it, a space run may go on as U+00A0).
-SNAPTOK_ALWAYS_INLINE unsigned run_start_before_nonascii(const simd::ByteClassMasks& m) noexcept {
-  const auto first = static_cast<unsigned>(std::countr_zero(m.nonascii));
-  if (first == 0) return 0;
-  const std::uint64_t last_ascii = std::uint64_t{1} << (first - 1);
-  const std::uint64_t run_class = (m.letter & last_ascii) ? m.letter
-                                  : (m.digit & last_ascii) ? m.digit
-                                  : (m.space & last_ascii) ? m.space
-                                                           : m.apostrophe | m.other;
-  return first - static_cast<unsigned>(std::countl_one(run_class << (64 - first)));
-}
-
 // Sets `block_starts` to the match starts in a block of the family pattern
 // `R`, by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
@@ -506,14 +518,11 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
   if (R.max_digits > 1 && (k.before & (cls::kClassDigit | cls::kClassNonascii)) && (m.digit & 1)) {
     return BlockVerdict::walk_past(static_cast<unsigned>(std::countr_one(m.digit)));
   }
-  // The starts before this byte are exact: before the ASCII run that
-  // reaches the block's first non-ASCII byte, or, in an all-ASCII block,
-  // before a run of spaces at its end that goes on past it.
+  // The starts before this byte are exact: in an all-ASCII block, before a
+  // run of spaces at its end that goes on past it (scan_blocks caps a block
+  // with non-ASCII bytes itself, settle_limit).
   unsigned settled = 64;
-  if (m.nonascii != 0) {
-    settled = run_start_before_nonascii(m);
-    if (settled == 0) return BlockVerdict::none();
-  } else {
+  if (m.nonascii == 0) {
     if (k.after & cls::kClassNonascii) return BlockVerdict::none();
     if (R.space_run_to_end && base + 64 >= x.n && ((m.space >> (k.len - 1)) & 1)) return BlockVerdict::none();
     if (k.len == 64 && (k.after & cls::kClassSpace) && (m.space >> 63)) {
