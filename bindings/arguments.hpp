@@ -191,14 +191,36 @@ inline nb::sequence items_of(nb::handle iterable, const std::string& what) {
   return nb::borrow<nb::sequence>(fast);
 }
 
+// Returns the code points of str `h` when encode_to_numpy should read it
+// part by part rather than through CPython's UTF-8 copy: a str that is not
+// ASCII (an ASCII str's UTF-8 is its own storage) and long enough to be cut
+// into parts (runtime::add_units). CPython makes that copy serially, before
+// the threads start, and keeps it with the str for its lifetime (one 64 MB
+// text: 64 MB more, for good); each part is instead converted by the thread
+// that encodes it. Empty otherwise.
+inline snaptok::detail::CodePoints long_str_chars(nb::handle h) {
+  constexpr Py_ssize_t kMinChars = snaptok::runtime::kPartBytes * 3 / 2;
+  PyObject* o = h.ptr();
+  if (!PyUnicode_Check(o)) return {};
+#if PY_VERSION_HEX < 0x030C0000
+  if (PyUnicode_READY(o) != 0) throw nb::python_error();
+#endif
+  if (PyUnicode_IS_ASCII(o) || PyUnicode_GET_LENGTH(o) < kMinChars) return {};
+  return {PyUnicode_DATA(o), static_cast<std::size_t>(PyUnicode_GET_LENGTH(o)),
+          static_cast<unsigned>(PyUnicode_KIND(o))};
+}
+
 // Holds references to the texts of an iterable and their UTF-8 views, so the
-// GIL can be released while they are read.
+// GIL can be released while they are read. With `long_strs_as_chars`,
+// long_str_chars texts are held as code points in `chars` (then one entry
+// per text, empty for the others) with an empty view.
 struct TextBatch {
   std::vector<nb::object> keep;
   std::vector<std::string_view> views;
+  std::vector<snaptok::detail::CodePoints> chars;
   bool all_str = true;  // every view is a str's UTF-8 (valid: CPython checks it)
 
-  explicit TextBatch(nb::handle iterable) {
+  explicit TextBatch(nb::handle iterable, bool long_strs_as_chars = false) {
     nb::sequence s = items_of(iterable, "texts");
     const std::size_t n = nb::len(s);
     keep.reserve(n + 1);
@@ -206,10 +228,29 @@ struct TextBatch {
     for (std::size_t i = 0; i < n; ++i) {
       nb::object item = s[i];
       all_str = all_str && PyUnicode_Check(item.ptr());
-      views.push_back(text_of(item, "texts", i));
+      if (const snaptok::detail::CodePoints c = long_strs_as_chars ? long_str_chars(item) : snaptok::detail::CodePoints{}) {
+        chars.resize(n);
+        chars[i] = c;
+        views.emplace_back();
+      } else {
+        views.push_back(text_of(item, "texts", i));
+      }
       keep.push_back(std::move(item));
     }
     keep.push_back(std::move(s));
+  }
+
+  // Raises CPython's own error (UnicodeEncodeError) for the text `e`
+  // names, as a text read through its UTF-8 copy raises it; rethrows `e`
+  // when that text converts after all.
+  [[noreturn]] void raise_for(const snaptok::detail::UnencodableChar& e) const {
+    for (std::size_t i = 0; i < chars.size(); ++i) {
+      if (chars[i] && e.subject() == snaptok::runtime::item_name("texts[", i) &&
+          !PyUnicode_AsUTF8AndSize(keep[i].ptr(), nullptr)) {
+        throw nb::python_error();
+      }
+    }
+    throw e;
   }
 };
 

@@ -279,11 +279,31 @@ class Pipeline {
   void encode_batch_flat(std::span<const std::string_view> texts, bool add_special_tokens,
                          unsigned num_threads, std::vector<std::uint32_t>& ids,
                          std::vector<std::int64_t>& offsets, bool utf8_checked = false) const {
+    encode_batch_flat(texts, {}, add_special_tokens, num_threads, ids, offsets, utf8_checked);
+  }
+
+  /// The same where some texts are held as code points (a long Python
+  /// str, as CPython stores it): text i is chars[i] when that is set, else
+  /// texts[i]. Each part of such a text is converted to UTF-8 by the
+  /// thread that encodes it, so the whole text is never copied; a char
+  /// UTF-8 cannot encode (a lone surrogate) throws detail::UnencodableChar.
+  void encode_batch_flat(std::span<const std::string_view> texts, std::span<const detail::CodePoints> chars,
+                         bool add_special_tokens, unsigned num_threads, std::vector<std::uint32_t>& ids,
+                         std::vector<std::int64_t>& offsets, bool utf8_checked = false) const {
     const auto settings = settings_.load();
     offsets.assign(texts.size() + 1, 0);
     ids.clear();
+    auto held_as_chars = [&](std::size_t i) { return i < chars.size() && chars[i]; };
     if (settings->padding) {  // rows must know each other's length
-      std::vector<std::vector<std::uint32_t>> rows = encode_rows(*settings, texts, add_special_tokens, num_threads);
+      std::vector<std::string> converted(texts.size());
+      std::vector<std::string_view> utf8(texts.begin(), texts.end());
+      detail::Utf8Buffer buffer;
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        if (!held_as_chars(i)) continue;
+        converted[i] = detail::to_utf8(chars[i], buffer, runtime::item_name("texts[", i));
+        utf8[i] = converted[i];
+      }
+      std::vector<std::vector<std::uint32_t>> rows = encode_rows(*settings, utf8, add_special_tokens, num_threads);
       for (std::size_t i = 0; i < rows.size(); ++i) {
         ids.insert(ids.end(), rows[i].begin(), rows[i].end());
         offsets[i + 1] = static_cast<std::int64_t>(ids.size());
@@ -291,12 +311,16 @@ class Pipeline {
       return;
     }
     const unsigned threads = runtime::resolve_threads(num_threads);
-    const std::size_t part_bytes = runtime::part_bytes_for(splits_documents(*settings, add_special_tokens));
+    const std::size_t part_size = runtime::part_bytes_for(splits_documents(*settings, add_special_tokens));
     runtime::Scratch<runtime::Unit> scratch_units;
     std::vector<runtime::Unit>& units = scratch_units.get();
     units.reserve(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
-      runtime::add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_bytes, units);
+      if (held_as_chars(i)) {
+        runtime::add_units(i, chars[i], 0, /*first=*/true, /*last=*/true, part_size, units);
+      } else {
+        runtime::add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_size, units);
+      }
     }
     for (runtime::Unit& u : units) u.utf8_checked = utf8_checked;
     encode_units(*settings, units, add_special_tokens, threads, ids, offsets);

@@ -6,12 +6,16 @@
 // copy: these tests run under the sanitizers (run_sanitizers.sh).
 #include <doctest/doctest.h>
 
+#include <snaptok/detail/code_points.hpp>
+#include <snaptok/detail/utf8.hpp>
 #include <snaptok/document_encoder.hpp>
+#include <snaptok/scanners/cut_points.hpp>
 #include <snaptok/runtime/thread_pool.hpp>
 #include <snaptok/pipeline.hpp>
 
 #include <atomic>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <random>
 #include <set>
@@ -443,4 +447,146 @@ TEST_CASE("documents: invalid UTF-8 in a cut document names its byte in the whol
         }) == expected);
   CHECK(stream.finished());
   CHECK_THROWS_AS(stream.feed("more", ids), snaptok::Error);
+}
+
+namespace {
+
+// The code points of UTF-8 `text`, `Unit` wide each (each must fit).
+template <class Unit>
+std::vector<Unit> code_units_of(std::string_view text) {
+  std::vector<Unit> out;
+  bool fits = true;
+  for (std::size_t i = 0; i < text.size();) {
+    const char32_t cp = snaptok::detail::next_cp(text, i);
+    fits = fits && cp <= std::numeric_limits<Unit>::max();
+    out.push_back(static_cast<Unit>(cp));
+  }
+  REQUIRE(fits);
+  return out;
+}
+
+template <class Unit>
+snaptok::detail::CodePoints view_of(const std::vector<Unit>& units) {
+  return {units.data(), units.size(), sizeof(Unit)};
+}
+
+}  // namespace
+
+TEST_CASE("code points: to_utf8 writes every width's chars as UTF-8 and names the char it cannot encode") {
+  snaptok::detail::Utf8Buffer buffer;
+  auto utf8_of = [](const std::vector<char32_t>& cps) {
+    std::string s;
+    for (const char32_t c : cps) snaptok::detail::append_cp(s, c);
+    return s;
+  };
+  // Every length class and its edges, in runs long and short (the ASCII
+  // blocks of 16), at every alignment.
+  const std::vector<char32_t> edges = {0, 'a', 0x7F, 0x80, 0xFF, 0x100, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x10FFFF};
+  std::mt19937 rng(11);
+  for (const unsigned width : {1u, 2u, 4u}) {
+    const char32_t top = width == 1 ? 0xFF : width == 2 ? 0xFFFF : 0x10FFFF;
+    for (int round = 0; round < 200; ++round) {
+      std::vector<char32_t> cps;
+      const std::size_t n = rng() % 100;
+      if (round < static_cast<int>(edges.size())) {  // a run of one char: whole blocks of it
+        if (edges[round] <= top) cps.assign(n, edges[round]);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          const char32_t c = rng() % 3 ? 'a' + rng() % 26 : edges[rng() % edges.size()];
+          if (c <= top) cps.push_back(c);
+        }
+      }
+      std::vector<std::uint8_t> u8(cps.begin(), cps.end());
+      std::vector<std::uint16_t> u16(cps.begin(), cps.end());
+      std::vector<std::uint32_t> u32(cps.begin(), cps.end());
+      const snaptok::detail::CodePoints view = width == 1 ? view_of(u8) : width == 2 ? view_of(u16) : view_of(u32);
+      CHECK(snaptok::detail::to_utf8(view, buffer, "t") == utf8_of(cps));
+    }
+  }
+  // A lone surrogate (UCS-2 or UTF-32) or a value above U+10FFFF: the error
+  // names the char, counted from where the view starts in its text.
+  for (const char32_t bad : {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}}) {
+    std::vector<std::uint32_t> text(40, 'a');
+    text[37] = bad;
+    try {
+      snaptok::detail::to_utf8(view_of(text), buffer, "texts[3]", 1000);
+      FAIL("no error for " << static_cast<std::uint32_t>(bad));
+    } catch (const snaptok::detail::UnencodableChar& e) {
+      CHECK(e.index() == 1037);
+      CHECK(e.value() == bad);
+      CHECK(std::string(e.what()).starts_with("texts[3]: char 1037 is U+"));
+    }
+  }
+}
+
+TEST_CASE("code points: cut points are where the UTF-8's are") {
+  std::string text = big_document(40000).substr(0, 30000) + "\xF0\x9F\x98\x80 end word";
+  const std::vector<std::uint32_t> cps = code_units_of<std::uint32_t>(text);
+  std::vector<std::size_t> byte_of(cps.size() + 1, text.size());
+  for (std::size_t i = 0, c = 0; i < text.size(); ++c) {
+    byte_of[c] = i;
+    snaptok::detail::next_cp(text, i);
+  }
+  std::size_t checked = 0;
+  for (std::size_t c = 0; c <= cps.size(); ++c) {
+    const std::size_t in_chars = snaptok::scanners::next_cut_point(view_of(cps), c);
+    const std::size_t in_bytes = snaptok::scanners::next_cut_point(text, byte_of[c]);
+    REQUIRE((in_chars == std::string_view::npos) == (in_bytes == std::string_view::npos));
+    if (in_chars != std::string_view::npos) {
+      CHECK(byte_of[in_chars] == in_bytes);
+      ++checked;
+    }
+  }
+  CHECK(checked > 20000);
+}
+
+TEST_CASE("documents: texts held as code points give the ids of their UTF-8") {
+  // Latin-1, UCS-2 and UTF-32 (with a char above U+FFFF), long enough to
+  // be cut into parts, between short UTF-8 texts.
+  std::string latin1;
+  while (latin1.size() < (3 << 20)) latin1 += "Caf\xC3\xA9 na\xC3\xAFve words and more words, ";
+  const std::string bmp = big_document(3 << 20);
+  const std::string astral = big_document(3 << 20) + " \xF0\x9F\x98\x80 smile";
+  const std::vector<std::uint8_t> latin1_chars = code_units_of<std::uint8_t>(latin1);
+  const std::vector<std::uint16_t> bmp_chars = code_units_of<std::uint16_t>(bmp);
+  const std::vector<std::uint32_t> astral_chars = code_units_of<std::uint32_t>(astral);
+  const std::vector<std::string_view> utf8 = {"first", latin1, bmp, "x <|endoftext|>", astral, "last"};
+  const std::vector<snaptok::detail::CodePoints> chars = {
+      {}, view_of(latin1_chars), view_of(bmp_chars), {}, view_of(astral_chars), {}};
+  const std::vector<std::string_view> views = {"first", {}, {}, "x <|endoftext|>", {}, "last"};
+  const snaptok::Pipeline with_processor = gpt2_with(
+      kByteLevelProcessor,
+      R"("post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<|endoftext|>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"<|endoftext|>","type_id":0}}],"pair":[{"Sequence":{"id":"A","type_id":0}},{"Sequence":{"id":"B","type_id":1}}],"special_tokens":{"<|endoftext|>":{"id":"<|endoftext|>","ids":[50256],"tokens":["<|endoftext|>"]}}})");
+  // Cannot cut: each text is converted whole.
+  const snaptok::Pipeline uncut = gpt2_with(R"("normalizer":null)", R"("normalizer":{"type":"Strip","strip_left":true,"strip_right":true})");
+  snaptok::Pipeline padded = snaptok::Pipeline::from_json(gpt2_json());
+  padded.set_padding(snaptok::PaddingParams{});
+  for (const snaptok::Pipeline* tok : std::vector<const snaptok::Pipeline*>{&gpt2(), &with_processor, &uncut, &padded}) {
+    for (const unsigned threads : {1u, 2u, 3u}) {
+      std::vector<std::uint32_t> want, got;
+      std::vector<std::int64_t> want_offsets, got_offsets;
+      tok->encode_batch_flat(utf8, true, threads, want, want_offsets);
+      tok->encode_batch_flat(views, chars, true, threads, got, got_offsets);
+      CHECK(got == want);
+      CHECK(got_offsets == want_offsets);
+    }
+  }
+  // A lone surrogate in a later part: the error names the text and the
+  // char's index in the whole text.
+  std::vector<std::uint16_t> broken = bmp_chars;
+  const std::size_t bad = broken.size() - 5000;
+  broken[bad] = 0xDC00;
+  const std::vector<snaptok::detail::CodePoints> broken_chars = {{}, view_of(broken)};
+  for (const snaptok::Pipeline* tok : std::vector<const snaptok::Pipeline*>{&gpt2(), &uncut, &padded}) {
+    std::vector<std::uint32_t> ids;
+    std::vector<std::int64_t> offsets;
+    try {
+      tok->encode_batch_flat(std::vector<std::string_view>{"ok", {}}, broken_chars, true, 2, ids, offsets);
+      FAIL("no error");
+    } catch (const snaptok::detail::UnencodableChar& e) {
+      CHECK(e.subject() == "texts[1]");
+      CHECK(e.index() == bad);
+      CHECK(e.value() == 0xDC00);
+    }
+  }
 }

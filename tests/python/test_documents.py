@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import sys
 import threading
 from pathlib import Path
 
@@ -183,6 +184,30 @@ def test_invalid_utf8_in_a_cut_document_names_its_byte():
             enc.feed(doc[at:at + 300_000])
         enc.finish()
     assert enc.finished
+
+
+def test_long_strs_are_read_as_code_points_without_a_utf8_copy():
+    """encode_to_numpy reads a long non-ASCII str as CPython holds it (1, 2 or 4
+    bytes a char), part by part: the ids of its UTF-8, and no UTF-8 copy left
+    with the str (which CPython's own conversion would keep for the str's life)."""
+    hf = tokenizers.Tokenizer.from_file(str(GPT2))
+    tok = snaptok.Tokenizer.from_file(str(GPT2))
+    ascii_doc = mixed_document(1_200_000, seed=6).encode("ascii", "ignore").decode()
+    for extra in ("café", "em—dash", "smile 😀"):  # Latin-1, UCS-2, UCS-4 inside CPython
+        text = f"{extra} " + ascii_doc[:400_000] + f" {extra} " + ascii_doc[400_000:] + f" {extra}"
+        size = sys.getsizeof(text)
+        want = hf.encode(text.encode().decode()).ids  # another str: HF leaves a UTF-8 copy on it
+        for threads in (1, 3):
+            ids, offsets = tok.encode_to_numpy(["short é", text, "end"], num_threads=threads)
+            assert ids[offsets[1]:offsets[2]].tolist() == want, (extra, threads)
+            assert ids[:offsets[1]].tolist() == hf.encode("short é").ids
+        assert sys.getsizeof(text) == size, extra
+    # A lone surrogate raises what a short str raises: CPython's UnicodeEncodeError.
+    broken = "x é" + ascii_doc[:600_000] + "\ud800 tail"
+    with pytest.raises(UnicodeEncodeError, match=f"position {len(broken) - 6}: surrogates not allowed"):
+        tok.encode_to_numpy(["fine", broken], num_threads=2)
+    with pytest.raises(UnicodeEncodeError, match="position 3: surrogates not allowed"):
+        tok.encode_to_numpy(["x é\ud800"])
 
 
 def test_concurrent_callers_with_large_documents():

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "snaptok/detail/code_points.hpp"
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/runtime/huge_pages.hpp"
 #include "snaptok/runtime/thread_pool.hpp"
@@ -171,11 +172,13 @@ inline unsigned resolve_threads(unsigned num_threads) {
   return num_threads ? num_threads : default_threads();
 }
 
+// Returns the name of batch item `i` of `list` ("texts[" or "pairs["): "texts[i]".
+inline std::string item_name(const char* list, std::size_t i) { return list + std::to_string(i) + "]"; }
+
 // The invalid-UTF-8 error of batch item `i`, naming it: "texts[i]" (or
 // "pairs[i]" for a pair's text) instead of "input text".
 inline detail::InvalidUtf8 item_error(const detail::InvalidUtf8& e, std::size_t i) {
-  const char* list = e.subject() == "input pair text" ? "pairs[" : "texts[";
-  return detail::InvalidUtf8(list + std::to_string(i) + "]", e.byte());
+  return detail::InvalidUtf8(item_name(e.subject() == "input pair text" ? "pairs[" : "texts[", i), e.byte());
 }
 
 // Sets `bounds` to those of contiguous chunks of items [0, count) of
@@ -218,30 +221,67 @@ void run_tasks(std::size_t tasks, unsigned threads, Fn&& fn) {
 }
 
 // One piece of a batch's work: all of text `text`, or a part of it from
-// byte `at` that begins and ends at cut points (or the text's ends);
-// `first` / `last`: the part begins / ends the text (both: the whole).
+// `at` that begins and ends at cut points (or the text's ends);
+// `first` / `last`: the part begins / ends the text (both: the whole). The
+// part is UTF-8 `bytes` (`at` counts bytes), or, when `chars` is set, code
+// points that the worker converts to UTF-8 as it starts the unit (`at`
+// counts chars).
 struct Unit {
   std::size_t text;
   std::string_view bytes;
+  detail::CodePoints chars;
   std::size_t at;
   bool first, last;
   bool utf8_checked = false;  // known to be valid UTF-8
+
+  // Returns the unit's length: bytes, or chars.
+  std::size_t size() const noexcept { return chars ? chars.size : bytes.size(); }
 };
 
-// Appends the units of `bytes` (text `index` from byte `at`): parts of
-// about `part_bytes` (the last one 0.5 to 1.5 times that) cut at cut
-// points, or one unit when part_bytes is 0 or the text has no cut point
-// where one is wanted.
-inline void add_units(std::size_t index, std::string_view bytes, std::size_t at, bool first,
-                      bool last, std::size_t part_bytes, std::vector<Unit>& units) {
+namespace batch_detail {
+inline std::size_t length(std::string_view text) noexcept { return text.size(); }
+inline std::size_t length(detail::CodePoints text) noexcept { return text.size; }
+inline std::string_view slice(std::string_view text, std::size_t begin, std::size_t end) noexcept {
+  return text.substr(begin, end - begin);
+}
+inline detail::CodePoints slice(detail::CodePoints text, std::size_t begin, std::size_t end) noexcept {
+  return text.sub(begin, end - begin);
+}
+inline Unit unit_of(std::size_t index, std::string_view part, std::size_t at, bool first, bool last) {
+  return {index, part, {}, at, first, last};
+}
+inline Unit unit_of(std::size_t index, detail::CodePoints part, std::size_t at, bool first, bool last) {
+  return {index, {}, part, at, first, last};
+}
+}  // namespace batch_detail
+
+// Appends the units of `text` (text `index` from `at`; UTF-8 bytes, or
+// detail::CodePoints): parts of about `part_size` bytes or chars (the last
+// one 0.5 to 1.5 times that) cut at cut points, or one unit when part_size
+// is 0 or the text has no cut point where one is wanted.
+template <class Text>
+void add_units(std::size_t index, Text text, std::size_t at, bool first, bool last,
+               std::size_t part_size, std::vector<Unit>& units) {
+  using batch_detail::length, batch_detail::slice, batch_detail::unit_of;
+  const std::size_t size = length(text);
   std::size_t begin = 0;
-  while (part_bytes && bytes.size() - begin >= part_bytes + part_bytes / 2) {
-    const std::size_t cut = scanners::next_cut_point(bytes, begin + part_bytes);
+  while (part_size && size - begin >= part_size + part_size / 2) {
+    const std::size_t cut = scanners::next_cut_point(text, begin + part_size);
     if (cut == std::string_view::npos) break;
-    units.push_back({index, bytes.substr(begin, cut - begin), at + begin, first && begin == 0, false});
+    units.push_back(unit_of(index, slice(text, begin, cut), at + begin, first && begin == 0, false));
     begin = cut;
   }
-  units.push_back({index, bytes.substr(begin), at + begin, first && begin == 0, last});
+  units.push_back(unit_of(index, slice(text, begin, size), at + begin, first && begin == 0, last));
+}
+
+// Returns `unit` (of code points) as UTF-8, converted into the buffer of
+// `ws`; valid until that buffer's next use.
+inline Unit converted(const Unit& unit, Workspace& ws) {
+  Unit utf8 = unit;
+  utf8.bytes = detail::to_utf8(unit.chars, ws.utf8_buffer(), "input text", unit.at);
+  utf8.chars = {};
+  utf8.utf8_checked = true;
+  return utf8;
 }
 
 // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
@@ -259,14 +299,14 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
   // nothing (a reference: tasks on other threads must see this thread's).
   Scratch<std::size_t> scratch_bounds;
   std::vector<std::size_t>& bounds = scratch_bounds.get();
-  chunk_bounds(units.size(), [&](std::size_t u) { return units[u].bytes.size(); }, threads, bounds);
+  chunk_bounds(units.size(), [&](std::size_t u) { return units[u].size(); }, threads, bounds);
   const std::size_t chunks = bounds.size() - 1;
   ChunkBuffers chunk_ids(chunks);
   // Room for an id per 3 bytes (most text needs less; pages never written
   // cost nothing) saves the copies of growing from empty; `ids` gets room
   // for every chunk, so placing them moves nothing already there.
   std::size_t all_bytes = 0;
-  for (const Unit& u : units) all_bytes += u.bytes.size();
+  for (const Unit& u : units) all_bytes += u.size();
   auto reserve = [](std::vector<std::uint32_t>& v, std::size_t n) {
     if (v.capacity() >= n) return;
     v.reserve(n);
@@ -298,19 +338,23 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
       return chunk_ids.take(c);
     }();
     std::size_t bytes = 0;
-    for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].bytes.size();
+    for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].size();
     if (c > 0) reserve(out, bytes / 3 + 16);
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
       try {
-        encode_unit(units[u], ws, out);
+        encode_unit(units[u].chars ? converted(units[u], ws) : units[u], ws, out);
       } catch (const detail::InvalidUtf8& e) {
         if (offsets.empty()) throw;  // one document (DocumentEncoder): "input text"
         throw item_error(e, units[u].text);
+      } catch (const detail::UnencodableChar& e) {
+        if (offsets.empty()) throw;
+        throw detail::UnencodableChar(item_name("texts[", units[u].text), e.index(), e.value());
       }
       if (units[u].last && !offsets.empty()) {
         offsets[units[u].text + 1] = static_cast<std::int64_t>(out.size());
       }
     }
+    ws.utf8_buffer().trim();
     if (chunks == 1) return;
     std::lock_guard lock(placing);
     done[c] = 1;

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #endif
 
+#include "snaptok/detail/code_points.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
 
 namespace snaptok::runtime {
@@ -191,11 +192,14 @@ class Workspace {
 
   /// Scratch ids for a stage that must finish a sequence before appending it.
   std::vector<std::uint32_t>& scratch_ids() noexcept { return scratch_ids_; }
+  /// The UTF-8 of the code-point unit in progress (runtime::converted).
+  detail::Utf8Buffer& utf8_buffer() noexcept { return utf8_buffer_; }
 
  private:
   std::array<OwnedCache, kCachedModels> entries_;
   std::uint64_t clock_ = 0;
   std::vector<std::uint32_t> scratch_ids_;
+  detail::Utf8Buffer utf8_buffer_;
 };
 
 }  // namespace snaptok::runtime

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "snaptok/detail/code_points.hpp"
 #include "snaptok/scanners/registry.hpp"
 
 namespace snaptok::scanners {
@@ -38,14 +39,21 @@ inline bool cuts_at_cut_points(ScannerKind kind) noexcept {
 }
 
 /// Returns true for A-Z and a-z.
-inline bool is_ascii_letter(char c) noexcept {
-  return static_cast<unsigned char>((c | 0x20) - 'a') < 26;
+inline bool is_ascii_letter(char32_t c) noexcept {
+  return c < 0x80 && static_cast<char32_t>((c | 0x20) - 'a') < 26;
+}
+
+/// Returns true when `p` is a cut point of a text of `size` chars whose
+/// char i is at(i) (bytes of UTF-8, or code points: the three chars of a
+/// cut point are ASCII, so it is the same place in both).
+template <class At>
+bool is_cut_point(std::size_t size, std::size_t p, At&& at) noexcept {
+  return p > 0 && p + 1 < size && at(p) == ' ' && is_ascii_letter(at(p - 1)) && is_ascii_letter(at(p + 1));
 }
 
 /// Returns true when `p` is a cut point of `text` ("word| word").
 inline bool is_cut_point(std::string_view text, std::size_t p) noexcept {
-  return p > 0 && p + 1 < text.size() && text[p] == ' ' && is_ascii_letter(text[p - 1]) &&
-         is_ascii_letter(text[p + 1]);
+  return is_cut_point(text.size(), p, [&](std::size_t i) { return static_cast<unsigned char>(text[i]); });
 }
 
 /// Returns the first cut point of `text` at or after `from`, or npos.
@@ -55,6 +63,15 @@ inline std::size_t next_cut_point(std::string_view text, std::size_t from) noexc
     if (!space) break;
     p = static_cast<std::size_t>(static_cast<const char*>(space) - text.data());
     if (is_cut_point(text, p)) return p;
+  }
+  return std::string_view::npos;
+}
+
+/// Returns the first cut point of `text` (code points) at or after `from`,
+/// or npos.
+inline std::size_t next_cut_point(detail::CodePoints text, std::size_t from) noexcept {
+  for (std::size_t p = from < 1 ? 1 : from; p + 1 < text.size; ++p) {
+    if (is_cut_point(text.size, p, [&](std::size_t i) { return text[i]; })) return p;
   }
   return std::string_view::npos;
 }
