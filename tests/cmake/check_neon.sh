@@ -47,6 +47,9 @@ int neon_check(const char* p, unsigned long n) {
   static const std::uint64_t pair_bits[snaptok::simd::BytePairSet::kWords] = {};
   const std::size_t pair_in = snaptok::simd::find_byte_pair_in(p, n, {snaptok::simd::ByteQuad::of({'<'}), pair_bits});
   const std::size_t ascii = snaptok::simd::find_nonascii_or_in(p, n, {'0', 10});
+  std::string narrowed(n, '\0');
+  const std::size_t narrow = snaptok::simd::narrow_ascii(reinterpret_cast<const std::uint16_t*>(p), n / 2, narrowed.data()) +
+                             snaptok::simd::narrow_ascii(reinterpret_cast<const std::uint32_t*>(p), n / 4, narrowed.data());
   static std::byte sets[256];
   const char* data[72];
   std::uint64_t size[72], lo[72], hi[72];
@@ -54,7 +57,7 @@ int neon_check(const char* p, unsigned long n) {
   const std::size_t keys = snaptok::simd::block_piece_keys(p, 0x8001, {sets, 63, 7}, {data, size, lo, hi, set}, 0);
   const bool kernel = snaptok::simd::piece_keys_kernel() != nullptr;
   snaptok::simd::set_max_target(snaptok::simd::TargetCap::scalar);
-  return static_cast<int>(m.letter ^ m.other) + static_cast<int>(pair + in + pair_in + ascii + keys) + kernel +
+  return static_cast<int>(m.letter ^ m.other) + static_cast<int>(pair + in + pair_in + ascii + narrow + keys) + kernel +
          static_cast<int>(snaptok::simd_target().size()) +
          static_cast<int>(snaptok::simd::compiled_targets().size());
 }

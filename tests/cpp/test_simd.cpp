@@ -451,6 +451,42 @@ TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
 }
 
 
+TEST_CASE("simd: narrow_ascii equals the reference on every target") {
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(5);
+    bool ok = true;
+    // Every length 0..300 (past four vectors of every width, with tails),
+    // ASCII or with one other unit at every position: the run ends there,
+    // and nothing is written past it. Units whose high bit is set must not
+    // pass for ASCII (0x8000, 0x80000000).
+    auto check = [&](auto unit_tag, std::initializer_list<std::uint32_t> others) {
+      using Unit = decltype(unit_tag);
+      for (std::size_t n = 0; n <= 300 && ok; ++n) {
+        std::unique_ptr<Unit[]> text(new Unit[n]);  // exact size: ASan catches an overread
+        for (std::size_t k = 0; k < n; ++k) text[k] = static_cast<Unit>(rng() % 0x80);
+        for (std::size_t at = 0; at <= n && ok; ++at) {
+          const Unit kept = at < n ? text[at] : Unit{0};
+          if (at < n) text[at] = static_cast<Unit>(*(others.begin() + rng() % others.size()));
+          std::string out(n + 1, '\xAA');
+          const std::size_t got = snaptok::simd::narrow_ascii(text.get(), n, out.data());
+          ok = got == at;
+          for (std::size_t k = 0; k <= n && ok; ++k) ok = out[k] == (k < got ? static_cast<char>(text[k]) : '\xAA');
+          std::string reference(n + 1, '\xAA');
+          ok = ok && snaptok::simd::narrow_ascii_scalar(text.get(), n, reference.data()) == at && reference == out;
+          if (at < n) text[at] = kept;
+        }
+      }
+    };
+    check(std::uint16_t{}, {0x80, 0xFF, 0x100, 0x7FF, 0x4E2D, 0x8000, 0xD800, 0xFFFF});
+    check(std::uint32_t{}, {0x80, 0xFF, 0x100, 0x8000, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF, 0x80000000, 0xFFFFFFFF});
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
+
 TEST_CASE("simd: block_piece_keys equals the reference on every target") {
   using snaptok::simd::PieceKeyTable;
   constexpr std::size_t kSlots = 3 + 64 + snaptok::simd::kPieceKeysSlack;

@@ -6,14 +6,15 @@
 // threads start, and stays attached to the str for its lifetime.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "snaptok/error.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::detail {
 
@@ -98,32 +99,36 @@ class Utf8Buffer {
 
 namespace code_points_detail {
 
+// Writes the ASCII code units that begin text[0, size) to `out` as bytes
+// and returns how many: a vector kernel for 2- and 4-byte units, a search
+// and a copy for Latin-1's single bytes (ASCII already).
+inline std::size_t ascii_run(const std::uint8_t* text, std::size_t size, char* out) noexcept {
+  const std::size_t n = simd::find_nonascii_or_in(reinterpret_cast<const char*>(text), size, {});
+  std::memcpy(out, text, n);
+  return n;
+}
+inline std::size_t ascii_run(const std::uint16_t* text, std::size_t size, char* out) noexcept {
+  return simd::narrow_ascii(text, size, out);
+}
+inline std::size_t ascii_run(const std::uint32_t* text, std::size_t size, char* out) noexcept {
+  return simd::narrow_ascii(text, size, out);
+}
+
 // Writes the UTF-8 of text[0, size) to `out` (room for 4 bytes a char at
 // most) and returns its length, or sets `bad` to the index of the first
 // char UTF-8 cannot encode and returns kUnencodable.
 inline constexpr std::size_t kUnencodable = ~std::size_t{0};
 template <class Unit>
 std::size_t write_utf8(const Unit* text, std::size_t size, char* out, std::size_t& bad) noexcept {
-  constexpr std::size_t kBlock = 16;
   char* o = out;
   std::size_t i = 0;
   while (i < size) {
-    // Runs of ASCII, a block at a time (the compiler vectorizes the OR and
-    // the narrowing copy).
-    while (i + kBlock <= size) {
-      Unit any = 0;
-      for (std::size_t k = 0; k < kBlock; ++k) any |= text[i + k];
-      if (any >= 0x80) break;
-      for (std::size_t k = 0; k < kBlock; ++k) o[k] = static_cast<char>(text[i + k]);
-      o += kBlock;
-      i += kBlock;
-    }
-    const std::size_t stop = std::min(size, i + kBlock);
-    for (; i < stop; ++i) {
+    const std::size_t run = ascii_run(text + i, size - i, o);
+    i += run;
+    o += run;
+    for (; i < size && text[i] >= 0x80; ++i) {
       const char32_t c = text[i];
-      if (c < 0x80) {
-        *o++ = static_cast<char>(c);
-      } else if (c < 0x800) {
+      if (c < 0x800) {
         *o++ = static_cast<char>(0xC0 | (c >> 6));
         *o++ = static_cast<char>(0x80 | (c & 0x3F));
       } else if (c < 0x10000) {

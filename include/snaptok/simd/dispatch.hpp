@@ -49,6 +49,7 @@
 
 #include "snaptok/simd/byte_classes.hpp"
 #include "snaptok/simd/find_bytes.hpp"
+#include "snaptok/simd/narrow_ascii.hpp"
 #include "snaptok/simd/piece_keys.hpp"
 
 // ---------------------------------------------------------------------------
@@ -137,6 +138,15 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
   return find_nonascii_or_in_scalar(p, n, range);
 }
 
+// See the Highway build below; without Highway these are
+// narrow_ascii_scalar.
+inline std::size_t narrow_ascii(const std::uint16_t* p, std::size_t n, char* out) {
+  return narrow_ascii_scalar(p, n, out);
+}
+inline std::size_t narrow_ascii(const std::uint32_t* p, std::size_t n, char* out) {
+  return narrow_ascii_scalar(p, n, out);
+}
+
 // See the Highway build below; without Highway this is
 // block_piece_keys_scalar.
 inline std::size_t block_piece_keys(const char* block, std::uint64_t starts, const PieceKeyTable& table,
@@ -180,6 +190,7 @@ inline void set_max_target(TargetCap) {}
 
 #include "snaptok/simd/byte_classes-inl.h"
 #include "snaptok/simd/find_bytes-inl.h"
+#include "snaptok/simd/narrow_ascii-inl.h"
 #include "snaptok/simd/piece_keys-inl.h"
 #include "snaptok/simd/target-inl.h"
 
@@ -387,6 +398,20 @@ inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePai
 inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
   SNAPTOK_EXPORT(find_nonascii_or_in);
   return SNAPTOK_DISPATCH(find_nonascii_or_in)(p, n, range);
+}
+
+// Writes the leading code units of p[0..n) that are below 0x80 to out as
+// bytes and returns how many (n when all are); writes nothing past
+// out[returned). Same result as narrow_ascii_scalar on every target.
+//   const std::uint16_t s[] = {'a', 'b', 0xE9, 'c'};
+//   narrow_ascii(s, 4, out)  // 2: "ab"
+inline std::size_t narrow_ascii(const std::uint16_t* p, std::size_t n, char* out) {
+  SNAPTOK_EXPORT(narrow_ascii16);
+  return SNAPTOK_DISPATCH(narrow_ascii16)(p, n, out);
+}
+inline std::size_t narrow_ascii(const std::uint32_t* p, std::size_t n, char* out) {
+  SNAPTOK_EXPORT(narrow_ascii32);
+  return SNAPTOK_DISPATCH(narrow_ascii32)(p, n, out);
 }
 
 // Writes the cache keys of the pieces between consecutive starts of a
