@@ -38,6 +38,16 @@ struct CodePoints {
   CodePoints sub(std::size_t begin, std::size_t count) const noexcept {
     return {static_cast<const char*>(data) + begin * width, count, width};
   }
+  // Returns fn(units): the code points as an array of their own width
+  // (const std::uint8_t*, std::uint16_t* or std::uint32_t*).
+  template <class Fn>
+  decltype(auto) visit(Fn&& fn) const {
+    switch (width) {
+      case 1: return fn(static_cast<const std::uint8_t*>(data));
+      case 2: return fn(static_cast<const std::uint16_t*>(data));
+      default: return fn(static_cast<const std::uint32_t*>(data));
+    }
+  }
 };
 
 /// Thrown for a code point UTF-8 cannot encode (a surrogate, or a value
@@ -163,12 +173,9 @@ inline std::string_view to_utf8(CodePoints text, Utf8Buffer& buffer, std::string
                                  std::size_t first_char = 0) {
   // UTF-8 takes at most 2 bytes for a Latin-1 char, 3 for a UCS-2 one, 4.
   char* out = buffer.room(text.size * (text.width == 1 ? 2 : text.width == 2 ? 3 : 4) + 1);
-  std::size_t bad = 0, length = 0;
-  switch (text.width) {
-    case 1: length = code_points_detail::write_utf8(static_cast<const std::uint8_t*>(text.data), text.size, out, bad); break;
-    case 2: length = code_points_detail::write_utf8(static_cast<const std::uint16_t*>(text.data), text.size, out, bad); break;
-    default: length = code_points_detail::write_utf8(static_cast<const std::uint32_t*>(text.data), text.size, out, bad); break;
-  }
+  std::size_t bad = 0;
+  const std::size_t length =
+      text.visit([&](const auto* units) { return code_points_detail::write_utf8(units, text.size, out, bad); });
   if (length == code_points_detail::kUnencodable) throw UnencodableChar(what, first_char + bad, text[bad]);
   return {out, length};
 }

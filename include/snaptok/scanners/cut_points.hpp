@@ -70,10 +70,12 @@ inline std::size_t next_cut_point(std::string_view text, std::size_t from) noexc
 /// Returns the first cut point of `text` (code points) at or after `from`,
 /// or npos.
 inline std::size_t next_cut_point(detail::CodePoints text, std::size_t from) noexcept {
-  for (std::size_t p = from < 1 ? 1 : from; p + 1 < text.size; ++p) {
-    if (is_cut_point(text.size, p, [&](std::size_t i) { return text[i]; })) return p;
-  }
-  return std::string_view::npos;
+  return text.visit([&](const auto* units) {
+    for (std::size_t p = from < 1 ? 1 : from; p + 1 < text.size; ++p) {
+      if (units[p] == ' ' && is_cut_point(text.size, p, [&](std::size_t i) { return char32_t{units[i]}; })) return p;
+    }
+    return std::string_view::npos;
+  });
 }
 
 /// Returns the last cut point of `text` at or after `from`, or npos.
