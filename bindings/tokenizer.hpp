@@ -343,7 +343,8 @@ inline void bind_tokenizer_encoding(nb::class_<snaptok::Pipeline>& cls) {
           },
           "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
           "Encodes many texts into (ids uint32, offsets int64 of len(texts)+1), zero-copy;\n"
-          "row i is ids[offsets[i]:offsets[i+1]].\n\n"
+          "row i is ids[offsets[i]:offsets[i+1]]. A long non-ASCII str is read as CPython\n"
+          "stores it, part by part, without the UTF-8 copy CPython would keep with it.\n\n"
           "    >>> ids, offsets = tok.encode_to_numpy([\"Hello world\", \"Hi\"])\n"
           "    >>> ids\n"
           "    array([15496,   995, 17250], dtype=uint32)\n"
