@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "deepseek_chain_reference.hpp"
+
 namespace {
 
 using Matches = std::vector<std::pair<std::size_t, std::size_t>>;
@@ -209,33 +211,10 @@ std::string every_code_point_text() {
   return s;
 }
 
-// Returns the matches of DeepSeek V3's pre-tokenizer, three Split(Isolated)
-// stages on Oniguruma, each on the gaps the ones before it leave.
-Matches deepseek_chain_on_oniguruma(std::string_view text) {
-  namespace sc = snaptok::scanners;
-  static const snaptok::detail::Regex stages[] = {
-      snaptok::detail::Regex(sc::kDeepSeekDigitsPattern, "test", false),
-      snaptok::detail::Regex(sc::kDeepSeekCjkPattern, "test", false),
-      snaptok::detail::Regex(sc::kDeepSeekPattern, "test", false)};
-  Matches out;
-  auto split = [&](auto& self, std::size_t stage, std::size_t from, std::size_t to) -> void {
-    if (stage == std::size(stages) || from == to) return;
-    for (const auto& m : stages[stage].find_matches(text.substr(from, to - from))) {
-      if (m.is_match) {
-        out.emplace_back(from + m.start, from + m.end);
-      } else {
-        self(self, stage + 1, from + m.start, from + m.end);
-      }
-    }
-  };
-  split(split, 0, 0, text.size());
-  return out;
-}
-
 void check_deepseek_chain(std::string_view text, const std::string& what) {
   Matches got;
   snaptok::scanners::scan_deepseek_chain(text, [&](std::size_t s, std::size_t e) { got.emplace_back(s, e); });
-  const Matches want = deepseek_chain_on_oniguruma(text);
+  const Matches want = snaptok_test::deepseek_chain_on_oniguruma(text);
   if (got != want) {
     std::size_t i = 0;
     while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
