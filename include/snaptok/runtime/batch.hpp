@@ -340,9 +340,10 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
     std::size_t bytes = 0;
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].size();
     if (c > 0) reserve(out, bytes / 3 + 16);
+    Unit as_utf8{};  // a unit of code points, converted (not a copy of every unit)
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
       try {
-        encode_unit(units[u].chars ? converted(units[u], ws) : units[u], ws, out);
+        encode_unit(units[u].chars ? (as_utf8 = converted(units[u], ws)) : units[u], ws, out);
       } catch (const detail::InvalidUtf8& e) {
         if (offsets.empty()) throw;  // one document (DocumentEncoder): "input text"
         throw item_error(e, units[u].text);
