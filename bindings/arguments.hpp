@@ -194,18 +194,19 @@ inline nb::sequence items_of(nb::handle iterable, const std::string& what) {
 // Returns the code points of str `h` when encode_to_numpy should read it
 // part by part rather than through CPython's UTF-8 copy: a str that is not
 // ASCII (an ASCII str's UTF-8 is its own storage) and long enough to be cut
-// into parts (runtime::add_units). CPython makes that copy serially, before
+// into parts (runtime::kShortestCutText). CPython makes that copy serially, before
 // the threads start, and keeps it with the str for its lifetime (one 64 MB
 // text: 64 MB more, for good); each part is instead converted by the thread
 // that encodes it. Empty otherwise.
 inline snaptok::detail::CodePoints long_str_chars(nb::handle h) {
-  constexpr Py_ssize_t kMinChars = snaptok::runtime::kPartBytes * 3 / 2;
   PyObject* o = h.ptr();
   if (!PyUnicode_Check(o)) return {};
 #if PY_VERSION_HEX < 0x030C0000
   if (PyUnicode_READY(o) != 0) throw nb::python_error();
 #endif
-  if (PyUnicode_IS_ASCII(o) || PyUnicode_GET_LENGTH(o) < kMinChars) return {};
+  if (PyUnicode_IS_ASCII(o) || static_cast<std::size_t>(PyUnicode_GET_LENGTH(o)) < snaptok::runtime::kShortestCutText) {
+    return {};
+  }
   return {PyUnicode_DATA(o), static_cast<std::size_t>(PyUnicode_GET_LENGTH(o)),
           static_cast<unsigned>(PyUnicode_KIND(o))};
 }

@@ -293,17 +293,10 @@ class Pipeline {
     const auto settings = settings_.load();
     offsets.assign(texts.size() + 1, 0);
     ids.clear();
-    auto held_as_chars = [&](std::size_t i) { return i < chars.size() && chars[i]; };
     if (settings->padding) {  // rows must know each other's length
-      std::vector<std::string> converted(texts.size());
-      std::vector<std::string_view> utf8(texts.begin(), texts.end());
-      detail::Utf8Buffer buffer;
-      for (std::size_t i = 0; i < texts.size(); ++i) {
-        if (!held_as_chars(i)) continue;
-        converted[i] = detail::to_utf8(chars[i], buffer, runtime::item_name("texts[", i));
-        utf8[i] = converted[i];
-      }
-      std::vector<std::vector<std::uint32_t>> rows = encode_rows(*settings, utf8, add_special_tokens, num_threads);
+      std::vector<std::string> converted;
+      std::vector<std::vector<std::uint32_t>> rows = encode_rows(
+          *settings, runtime::whole_utf8(texts, chars, converted), add_special_tokens, num_threads);
       for (std::size_t i = 0; i < rows.size(); ++i) {
         ids.insert(ids.end(), rows[i].begin(), rows[i].end());
         offsets[i + 1] = static_cast<std::int64_t>(ids.size());
@@ -316,7 +309,7 @@ class Pipeline {
     std::vector<runtime::Unit>& units = scratch_units.get();
     units.reserve(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
-      if (held_as_chars(i)) {
+      if (runtime::held_as_chars(chars, i)) {
         runtime::add_units(i, chars[i], 0, /*first=*/true, /*last=*/true, part_size, units);
       } else {
         runtime::add_units(i, texts[i], 0, /*first=*/true, /*last=*/true, part_size, units);

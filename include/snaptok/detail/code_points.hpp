@@ -26,14 +26,6 @@ struct CodePoints {
   unsigned width = 1;
 
   explicit operator bool() const noexcept { return data != nullptr; }
-  // Returns code point i.
-  char32_t operator[](std::size_t i) const noexcept {
-    switch (width) {
-      case 1: return static_cast<const std::uint8_t*>(data)[i];
-      case 2: return static_cast<const std::uint16_t*>(data)[i];
-      default: return static_cast<const std::uint32_t*>(data)[i];
-    }
-  }
   // Returns the `count` code points from `begin`.
   CodePoints sub(std::size_t begin, std::size_t count) const noexcept {
     return {static_cast<const char*>(data) + begin * width, count, width};
@@ -176,7 +168,9 @@ inline std::string_view to_utf8(CodePoints text, Utf8Buffer& buffer, std::string
   std::size_t bad = 0;
   const std::size_t length =
       text.visit([&](const auto* units) { return code_points_detail::write_utf8(units, text.size, out, bad); });
-  if (length == code_points_detail::kUnencodable) throw UnencodableChar(what, first_char + bad, text[bad]);
+  if (length == code_points_detail::kUnencodable) {
+    throw UnencodableChar(what, first_char + bad, text.visit([&](const auto* units) { return char32_t{units[bad]}; }));
+  }
   return {out, length};
 }
 

@@ -151,6 +151,9 @@ inline constexpr std::size_t kMaxChunkBytes = 1 << 20;
 // tokens, the scan) then finds it in the core's L2 cache, where one pass
 // over a whole long text after another would stream it from memory.
 inline constexpr std::size_t kPartBytes = 256 << 10;
+// add_units cuts a text into parts only from this size on (a last part
+// is 0.5 to 1.5 times kPartBytes).
+inline constexpr std::size_t kShortestCutText = kPartBytes + kPartBytes / 2;
 
 // Returns the size of the parts to cut texts into, or 0 (no cuts) when
 // documents may not be cut.
@@ -272,6 +275,30 @@ void add_units(std::size_t index, Text text, std::size_t at, bool first, bool la
     begin = cut;
   }
   units.push_back(unit_of(index, slice(text, begin, size), at + begin, first && begin == 0, last));
+}
+
+// Returns true when text i of a batch is held as code points: chars[i]
+// (else it is UTF-8, texts[i]).
+inline bool held_as_chars(std::span<const detail::CodePoints> chars, std::size_t i) noexcept {
+  return i < chars.size() && chars[i];
+}
+
+// Returns the UTF-8 of every text of a batch: texts[i], or chars[i]
+// converted whole into converted[i] (for the calls that need each text
+// whole). A char UTF-8 cannot encode throws detail::UnencodableChar
+// naming "texts[i]".
+inline std::vector<std::string_view> whole_utf8(std::span<const std::string_view> texts,
+                                                std::span<const detail::CodePoints> chars,
+                                                std::vector<std::string>& converted) {
+  std::vector<std::string_view> utf8(texts.begin(), texts.end());
+  converted.resize(texts.size());
+  detail::Utf8Buffer buffer;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (!held_as_chars(chars, i)) continue;
+    converted[i] = detail::to_utf8(chars[i], buffer, item_name("texts[", i));
+    utf8[i] = converted[i];
+  }
+  return utf8;
 }
 
 // Returns `unit` (of code points) as UTF-8, converted into the buffer of
