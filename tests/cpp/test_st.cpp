@@ -397,10 +397,11 @@ TEST_CASE("st: the short-token map of a model that ignores merges is stored, che
   }
 }
 
-TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or built on first use") {
-  // A first piece over BpeModel::kStackMergeBytes needs the trie of the
-  // tokens' raw bytes (10-70 ms to build for a large vocabulary): a .st
-  // image holds it, so a server that maps one never pays that on a request.
+TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or built once long pieces need it") {
+  // Pieces over BpeModel::kStackMergeBytes merge in chunks through the trie
+  // of the tokens' raw bytes (10-90 ms to build for a large vocabulary), or
+  // on the heap until they have cost about that much: a .st image holds it,
+  // so a server that maps one never pays that on a request.
   const std::string json = read_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
   const std::string image = Tokenizer::from_json(json).to_st_bytes();
   auto bpe_of = [](const snaptok::Pipeline& p) -> const snaptok::BpeModel& {
@@ -416,12 +417,21 @@ TEST_CASE("st: the raw-token trie of a byte-level BPE is stored, checked, or bui
     CHECK(loaded.encode(text, false) == want);
     CHECK(loaded.encode_full(text, false).ids == want);
   }
-  {  // without the trie: built at the first long piece, same ids
+  {  // without the trie: long pieces merge on the heap until it is worth building, same ids
     const std::string old = without_sections_from(image, st::SectionType::bpe_raw_trie_cells);
-    const snaptok::Pipeline loaded = snaptok::Pipeline::from_st_buffer(as_bytes(old));
+    snaptok::Pipeline loaded = snaptok::Pipeline::from_st_buffer(as_bytes(old));
+    loaded.set_cache_budget(0);  // every call merges its long pieces again
     CHECK_FALSE(bpe_of(loaded).long_piece_tables_ready());
     CHECK(loaded.encode(text, false) == want);
+    CHECK(loaded.encode_full(text, false).ids == want);
+    CHECK_FALSE(bpe_of(loaded).long_piece_tables_ready());  // one text is not worth the build
+    int calls = 0;
+    for (; !bpe_of(loaded).long_piece_tables_ready() && calls < 1000000; ++calls) {
+      REQUIRE(loaded.encode(text, false) == want);
+    }
     CHECK(bpe_of(loaded).long_piece_tables_ready());
+    CHECK(loaded.encode(text, false) == want);
+    CHECK(loaded.encode_full(text, false).ids == want);
   }
   CHECK(load_error(without_sections_from(image, st::SectionType::bpe_raw_trie_values))
             .find("bpe.raw_*: the raw-token trie and pairs must come together") != std::string::npos);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -202,9 +203,11 @@ class BpeModel final : public VocabModel {
       }
     }
     if (dropout_) return merge_raw_on_heap(raw, out);
-    const bool in_chunks =
-        raw.size() > kStackMergeBytes || (raw.size() >= kChunkFromBytes && raw_tokens_->ready());
-    return in_chunks ? merge_raw_in_chunks(raw, out, chunk_ids) : merge_raw_on_stack(raw, out);
+    if (raw_tokens_->ready() ? raw.size() >= kChunkFromBytes : long_piece_builds_tables(raw.size())) {
+      return merge_raw_in_chunks(raw, out, chunk_ids);
+    }
+    if (raw.size() <= kStackMergeBytes) return merge_raw_on_stack(raw, out);
+    return rent_heap([&] { return merge_raw_on_heap(raw, out); });
   }
 
   /// Writes the ids the merges build from the raw bytes of `chunk` to
@@ -286,20 +289,27 @@ class BpeModel final : public VocabModel {
   /// Sets the byte budget of the general path's piece cache (0 disables it).
   void set_cache_budget(std::size_t bytes) override { cache_.set_budget(bytes); }
 
-  /// Whether the tables that cut long pieces exist: built for the first
-  /// piece over kStackMergeBytes or by save_tables, or viewed in the .st
-  /// image the model was loaded from.
+  /// Whether the tables that cut long pieces exist: viewed in the .st image
+  /// the model was loaded from, built by save_tables, or built once long
+  /// pieces have cost the heap about as much as building them
+  /// (kHeapNanosPerToken).
   bool long_piece_tables_ready() const noexcept { return raw_tokens_->ready(); }
 
   /// Pieces of up to this many bytes merge on the stack (merge_raw), longer
-  /// ones in chunks.
+  /// ones in chunks once the chunks' trie exists, else on the heap.
   static constexpr std::size_t kStackMergeBytes = 48;
-  /// Once the chunks' trie exists (built for the first piece over
-  /// kStackMergeBytes: 10-70 ms that short requests need not pay; a .st
-  /// image holds it), pieces of at least this many bytes merge in chunks
-  /// too: a 40-byte piece of CJK text costs the stack's quadratic scan 4x
-  /// more than its chunks.
+  /// Once the chunks' trie exists, pieces of at least this many bytes merge
+  /// in chunks too: a 40-byte piece of CJK text costs the stack's quadratic
+  /// scan 4x more than its chunks.
   static constexpr std::size_t kChunkFromBytes = 16;
+  /// The trie is built once the pieces over kStackMergeBytes merged on the
+  /// heap without it have taken this many nanoseconds per vocabulary token,
+  /// a quarter of what the build costs (GPT-2 17 ms, o200k 88 ms on one
+  /// core): a rent-or-buy rule, so English prose, with a few hundred long
+  /// pieces in 48 MB, never pays for it (o200k's pass 27% faster), and CJK
+  /// text, whose pieces are sentences, pays it early (5 MB of Japanese,
+  /// o200k: 5-8% slower). A .st image holds it.
+  static constexpr std::uint64_t kHeapNanosPerToken = 100;
 
  private:
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
@@ -416,7 +426,14 @@ class BpeModel final : public VocabModel {
     if (w.size() > kStackMergeBytes && merge_level_in_chunks(w, out)) return;
     thread_local std::vector<Symbol> symbols;
     initial_symbols(w, symbols);
-    merge_all(symbols);
+    if (symbols.size() > kStackMergeBytes && !raw_tokens_->ready()) {
+      rent_heap([&] {
+        merge_all(symbols);
+        return symbols.size();
+      });
+    } else {
+      merge_all(symbols);
+    }
     emit(symbols, out);
   }
 
@@ -506,8 +523,9 @@ class BpeModel final : public VocabModel {
   // dropout): its raw bytes merge in chunks (merge_raw_in_chunks), the same
   // merges as the heap's over the whole piece, and each token spans the
   // bytes of its vocabulary string. Returns false, appending nothing, for
-  // a piece with a char outside the byte-level alphabet or of at most
-  // kStackMergeBytes bytes.
+  // a piece with a char outside the byte-level alphabet, of at most
+  // kStackMergeBytes bytes, or that merges on the heap while the chunks'
+  // trie is not worth building yet (long_piece_builds_tables).
   bool merge_level_in_chunks(std::string_view w, std::vector<RawToken>& out) const {
     if (!byte_level_ready_ || prefix_ || suffix_ || dropout_) return false;
     thread_local std::string raw;
@@ -519,7 +537,7 @@ class BpeModel final : public VocabModel {
       if (byte < 0) return false;
       raw.push_back(static_cast<char>(byte));
     }
-    if (raw.size() <= kStackMergeBytes) return false;
+    if (!long_piece_builds_tables(raw.size())) return false;
     ids.resize(raw.size());
     auto merge_chunk = chunk_merger();
     const std::size_t n = merge_raw_in_chunks(raw, ids.data(), merge_chunk);
@@ -627,18 +645,16 @@ class BpeModel final : public VocabModel {
 
   // The vocabulary id of the whole raw piece's byte-level text, if any
   // (with ignore_merges). A short piece asks the short-token map (one cache
-  // line); a longer one the trie of raw tokens (which merge_raw_in_chunks
-  // needs anyway, and has built for a piece over kStackMergeBytes): it
-  // gives up at the first byte no token goes on with, where a hash lookup
-  // would first rewrite and hash the whole piece; the ones between, while
-  // no trie is built, the vocabulary.
+  // line); a longer one the trie of raw tokens when it exists (it gives up
+  // at the first byte no token goes on with, where a hash lookup would
+  // first rewrite and hash the whole piece), else the vocabulary.
   std::optional<std::uint32_t> whole_raw_token(std::string_view raw) const {
     if (raw.size() <= detail::ShortTokenMap::kMaxBytes) {
       const std::uint32_t id = short_tokens_.find(detail::ShortKey::of(raw.data(), raw.size(), false));
       if (id == detail::ShortTokenMap::kNone) return std::nullopt;
       return id;
     }
-    if (raw.size() > kStackMergeBytes || raw_tokens_->ready()) {
+    if (raw_tokens_->ready()) {
       const std::uint32_t id = raw_token_table().trie.find(raw);
       if (id == detail::DoubleArrayTrie::kNone) return std::nullopt;
       return id;
@@ -732,11 +748,35 @@ class BpeModel final : public VocabModel {
     return written + merge_chunk(start, n, out + written);
   }
 
+  // True when a piece of `bytes` bytes is to merge in chunks through the
+  // raw tokens' trie: it is longer than kStackMergeBytes, and the trie
+  // exists or long pieces have taken the heap long enough that it is worth
+  // building now (kHeapNanosPerToken; raw_token_table builds it). Otherwise
+  // the piece merges on the heap, timed by rent_heap.
+  bool long_piece_builds_tables(std::size_t bytes) const noexcept {
+    if (bytes <= kStackMergeBytes) return false;
+    const RawTokens& raw = *raw_tokens_;
+    return raw.ready() || raw.heap_nanos.load(std::memory_order_relaxed) >= kHeapNanosPerToken * vocab_.id_bound();
+  }
+
+  // Returns merge() (a count), a long piece's merge on the heap while no trie exists,
+  // adding its time to what long pieces have cost (long_piece_builds_tables).
+  template <class Merge>
+  std::size_t rent_heap(Merge&& merge) const {
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t result = merge();
+    const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+    raw_tokens_->heap_nanos.fetch_add(static_cast<std::uint64_t>(spent.count()), std::memory_order_relaxed);
+    return result;
+  }
+
   // Every vocabulary token's raw bytes (a token spelled with chars outside
   // the byte-level alphabet is never built by merges, and is left out).
   struct RawTokens {
     std::once_flag built;
     std::atomic<bool> done{false};  // set once trie and pairs are built
+    // Time long pieces took on the heap while no trie existed (rent_heap).
+    std::atomic<std::uint64_t> heap_nanos{0};
     detail::DoubleArrayTrie trie;  // raw bytes -> token id
     std::array<std::uint64_t, 1024> pairs{};  // bit b0 << 8 | b1: a token starts with b0 b1
 

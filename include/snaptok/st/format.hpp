@@ -41,7 +41,8 @@
 //                   and values (detail::DoubleArrayTrie), and the bitmap of
 //                   the byte pairs tokens start with (1024 u64): what long
 //                   pieces are cut with. Optional, all three or none: a file
-//                   without them builds them at the first long piece.
+//                   without them builds them once long pieces have
+//                   spent a quarter of that cost on the heap.
 //   unigram.*       UnigramModel (pieces, offsets, scores, trie cells and
 //                   values, end cells)
 // Hash slots are placed by detail::hash_bytes / detail::hash_u64 with
