@@ -7,6 +7,7 @@
 #include <snaptok/runtime/settings.hpp>
 #include <snaptok/runtime/workspace.hpp>
 
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -257,6 +258,39 @@ TEST_CASE("a short piece with more ids than a short entry holds is found in the 
   CHECK(ids_of("abcdef", 20) == run(20));  // encoded again
   CHECK(ids_of("abcdef", 30) == run(20));
   CHECK(encoded == 302);
+}
+
+TEST_CASE("a worker claims its share of a large budget, not a fixed most") {
+  auto budget = std::make_shared<CacheBudget>(std::size_t{1} << 30);
+  std::thread([&] {
+    Workspace ws;
+    PieceCache* cache = ws.cache(1, budget, 2);
+    REQUIRE(cache != nullptr);
+    CHECK(budget->used() == std::size_t{512} << 20);
+    // The short tier grows past what a 32 MiB cache held (a quarter of the
+    // bytes is kept for the long tier): 300,000 pieces stay cached.
+    std::uint32_t ids[1];
+    auto key_of = [](std::uint32_t i) {
+      char text[8];
+      std::memcpy(text, &i, 4);
+      std::memcpy(text + 4, "piece", 4);
+      return ShortKey::of(text, 8, false);
+    };
+    for (std::uint32_t i = 0; i < 300000; ++i) {
+      ids[0] = i;
+      const ShortKey key = key_of(i);
+      REQUIRE(cache->store_short(key.hash(), key, ids, 1));
+    }
+    std::size_t found = 0;
+    for (std::uint32_t i = 0; i < 300000; ++i) {
+      const ShortKey key = key_of(i);
+      const std::uint32_t* hit = cache->find_short(key.hash(), key);
+      found += hit != nullptr && hit[0] == i;
+    }
+    CHECK(found == 300000);
+    CHECK(cache->touched_bytes() > std::size_t{32} << 20);
+    CHECK(cache->touched_bytes() <= std::size_t{512} << 20);
+  }).join();
 }
 
 TEST_CASE("workspaces claim from the budget; ended threads' caches wait for the next thread") {
