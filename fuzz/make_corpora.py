@@ -45,6 +45,9 @@ def main(out: Path) -> None:
         # encode_paths: tokenizer, flags (add special tokens; 1-7 piece sizes), part bytes, sizes.
         write(out / "encode_paths", bytes([which, (i % 8) << 5 | (i & 1), 1 + i * 7 % 64])
               + bytes(range(3, 3 + i % 8)) + raw)
+        # bpe_merges: model, then a piece's raw bytes (a word, a long run, the whole line).
+        for piece in (raw.split(b" ")[0], raw[:40], raw):
+            write(out / "bpe_merges", bytes([i]) + piece)
         # scanners: pattern, Highway target.
         write(out / "scanners", bytes([i, i // 11]) + raw)
         # decode: tokenizer, flags (skip special; text mode), then ids or the text.

@@ -5,6 +5,7 @@
 # With clang (clang++ or clang++-14: Debian's clang-14 and libclang-rt-14-dev)
 # every target runs on libFuzzer, from one binary (snaptok_fuzz.cpp):
 #   added_tokens  the added-token matcher against a naive reference
+#   bpe_merges    every BPE merge (stack, heap, chunks) against the textbook merge
 #   decode        decode: valid UTF-8, unknown ids skipped, round trips
 #   encode_paths  fused paths and the document encoder against the general stages
 #   json_loader   the tokenizer.json loader (then encode paths, decode, .st)
@@ -49,7 +50,7 @@ echo "fuzz: building snaptok_fuzz with libFuzzer ($cxx)"
 "$cxx" "${flags[@]}" -fsanitize=fuzzer "$here/snaptok_fuzz.cpp" -o "$work/snaptok_fuzz" "${libs[@]}"
 
 failed=()
-for target in ${FUZZ_TARGETS:-added_tokens decode encode_paths json_loader scanners st_loader}; do
+for target in ${FUZZ_TARGETS:-added_tokens bpe_merges decode encode_paths json_loader scanners st_loader}; do
   extra=(-max_len=4096)
   case $target in
     json_loader) extra=(-max_len=1048576 -dict="$here/json.dict") ;;

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpt2_ranks.hpp"
+
 namespace {
 
 using Ranks = std::vector<std::pair<std::string, std::uint32_t>>;
@@ -27,20 +29,7 @@ Ranks byte_ranks() {
   return ranks;
 }
 
-// GPT-2's ranks: each vocabulary token's bytes (its byte-level chars mapped
-// back) with its id; <|endoftext|> is a special token, not a rank.
-Ranks gpt2_ranks() {
-  const auto tok = snaptok::Pipeline::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json");
-  const auto& table = snaptok::detail::byte_level_table();
-  Ranks ranks;
-  for (std::uint32_t id = 0; id < 50256; ++id) {
-    const std::string level = *tok.id_to_token(id);
-    std::string bytes;
-    for (std::size_t i = 0; i < level.size();) bytes += static_cast<char>(table.byte_of(snaptok::detail::next_cp(level, i)));
-    ranks.emplace_back(bytes, id);
-  }
-  return ranks;
-}
+using snaptok_test::gpt2_ranks;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
