@@ -51,6 +51,8 @@ import time
 import zlib
 from pathlib import Path
 
+from machine import cpu_name
+
 from adapters import ADAPTERS, Unsupported  # noqa: E402 (bench/adapters.py, beside this file)
 
 HERE = Path(__file__).resolve().parent
@@ -445,16 +447,6 @@ class Worker:
 
 # --------------------------------------------------------------------------
 # Parent: prepare data, run workers, report.
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def available_cores() -> int:

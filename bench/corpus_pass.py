@@ -44,6 +44,8 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_name
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared" / "data"
@@ -309,16 +311,6 @@ def summarize(rows, runs) -> list[dict]:
                       else "ref" if lib == "hf" else "ok",
                       "version": ok[0]["version"], "failed_runs": len(runs[row]) - len(ok)})
     return table
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def fmt(x, digits=1) -> str:
