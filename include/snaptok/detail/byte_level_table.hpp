@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "snaptok/detail/utf8.hpp"
 
@@ -34,6 +35,14 @@ struct ByteLevelTable {
   // Returns the byte that `cp` stands for, or -1.
   int byte_of(char32_t cp) const noexcept {
     return cp < cp_to_byte.size() ? cp_to_byte[cp] : -1;
+  }
+
+  // Returns the byte-level text of `bytes` (each byte's char), e.g. " a"
+  // gives "Ġa".
+  std::string text_of(std::string_view bytes) const {
+    std::string out;
+    for (const char c : bytes) out += byte_to_utf8[static_cast<unsigned char>(c)];
+    return out;
   }
 };
 

@@ -32,12 +32,7 @@ struct VocabAndMerges {
 /// token, a token or rank given twice, rank 4294967295 (reserved), or a
 /// byte without a rank (tiktoken needs every single byte).
 inline VocabAndMerges from_byte_ranks(std::span<const std::pair<std::string, std::uint32_t>> ranks) {
-  const auto& table = detail::byte_level_table();
-  auto level_text = [&](std::string_view bytes) {
-    std::string out;
-    for (const char c : bytes) out += table.byte_to_utf8[static_cast<unsigned char>(c)];
-    return out;
-  };
+  auto level_text = [](std::string_view bytes) { return detail::byte_level_table().text_of(bytes); };
   std::unordered_map<std::string_view, std::uint32_t> rank_of;
   std::unordered_map<std::uint32_t, std::string_view> token_of;
   rank_of.reserve(ranks.size());

@@ -14,18 +14,14 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -183,9 +179,7 @@ class BpeModel final : public VocabModel {
   std::vector<std::uint32_t> merge_raw_reference(std::string_view raw) const {
     if (raw.empty()) return {};
     if (ignore_merges_) {
-      std::string level;
-      for (const char c : raw) level += detail::byte_level_table().byte_to_utf8[static_cast<unsigned char>(c)];
-      if (const auto id = vocab_.find(level)) return {*id};
+      if (const auto id = vocab_.find(detail::byte_level_table().text_of(raw))) return {*id};
     }
     std::vector<std::uint32_t> symbols;
     for (const char c : raw) symbols.push_back(raw_byte_ids_[static_cast<unsigned char>(c)]);
