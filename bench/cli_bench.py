@@ -5,7 +5,7 @@ Usage::
 
     python bench/cli_bench.py 2G                   # plain text, one document
     python bench/cli_bench.py 2G --kind jsonl      # JSON Lines, one document per line
-    python bench/cli_bench.py 512M --kind lines --format bin --shard-size 50M
+    python bench/cli_bench.py 512M --kind lines --format megatron --shard-size 50M
 
 It writes a file of the given size by repeating the bundled sample text (or
 its lines as {"text": ...} records), then runs, each in its own process:
@@ -117,7 +117,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("size", help="input size, e.g. 2G, 512M")
     ap.add_argument("--kind", choices=("text", "lines", "jsonl"), default="text")
-    ap.add_argument("--format", choices=("npz", "bin"), default="npz")
+    ap.add_argument("--format", choices=("npz", "memmap", "megatron", "datatrove", "llmc", "parquet"),
+                    default="npz")
     ap.add_argument("--shard-size", default=None, help="passed to snaptok encode")
     ap.add_argument("--tokenizer", default=None, help="tokenizer.json (default: bundled GPT-2)")
     ap.add_argument("--dir", default=tempfile.gettempdir(), help="where to write (default: %(default)s)")
@@ -134,7 +135,7 @@ def main() -> None:
     try:
         src = os.path.join(work, "input.jsonl" if args.kind == "jsonl" else "input.txt")
         size = _make_input(src, _parse_size(args.size), args.kind)
-        out = os.path.join(work, "out." + args.format)
+        out = os.path.join(work, "out")
         cmd = [sys.executable, "-m", "snaptok", "encode", src, "-o", out, "-q",
                "--format", args.format, "--tokenizer", tokenizer]
         if args.kind == "lines":

@@ -44,10 +44,15 @@ print("\n".join(reqs))
 PY
 )
 tools=($build_requires py-rattler-build pyyaml)
-tools_stamp=$(printf '%s\n' "${tools[@]}" | digest)
+# Megatron-core, whose IndexedDataset reads --format megatron back in the tests,
+# without its torch dependency (the module it needs uses NumPy; the test
+# stands in for the two torch names it imports).
+no_deps=(megatron-core==0.16.1)
+tools_stamp=$(printf '%s\n' "${tools[@]}" "${no_deps[@]}" | digest)
 if [ "$(cat "$venv/.snaptok-tools" 2>/dev/null)" != "$tools_stamp" ]; then
-  echo "setup: installing ${tools[*]}"
+  echo "setup: installing ${tools[*]} ${no_deps[*]}"
   "$vpy" -m pip install -q --disable-pip-version-check "${tools[@]}"
+  "$vpy" -m pip install -q --disable-pip-version-check --no-deps "${no_deps[@]}"
   echo "$tools_stamp" >"$venv/.snaptok-tools"
 fi
 

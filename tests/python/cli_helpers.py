@@ -1,7 +1,9 @@
 """Helpers shared by the ``snaptok encode`` tests (test_cli*.py).
 
 Outputs are read back independently of snaptok's writer (np.load and
-zipfile for .npz; np.memmap and struct for .bin/.idx; json for manifests)
+zipfile for .npz; np.memmap and np.load for memmap's .bin/.idx.npy; json for
+manifests; the trainer formats with their consumers' readers in
+test_cli_formats.py)
 and compared id by id with the pinned Hugging Face ``tokenizers``.
 """
 
@@ -38,7 +40,6 @@ MIXED_LINES = [
     "last line without newline",
 ]
 
-IDX_HEADER = struct.Struct("<8sIIQQ")  # as documented in the README
 RATE = re.compile(r"\d [kMG]?B/s")  # a throughput as the CLI prints it, in a unit that suits it
 
 
@@ -68,26 +69,22 @@ def load_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
         return z["ids"], z["offsets"]
 
 
-def load_bin(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Reads BASE.bin + BASE.idx the way the README tells users to."""
+def load_memmap(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Reads BASE.bin + BASE.idx.npy (--format memmap) the way the README tells users to."""
     path = Path(path)
-    idx = path.with_suffix(".idx")
-    raw = idx.read_bytes()
-    magic, version, itemsize, n_docs, n_tokens = IDX_HEADER.unpack_from(raw)
-    assert (magic, version) == (b"SNAPTIDX", 1)
-    assert itemsize in (2, 4)
-    assert len(raw) == IDX_HEADER.size + 8 * (n_docs + 1)
-    dtype = np.dtype("<u2" if itemsize == 2 else "<u4")
-    assert path.stat().st_size == n_tokens * itemsize
+    offsets = np.load(path.with_suffix(".idx.npy"))
+    assert offsets.dtype == np.int64 and offsets[0] == 0
+    n_tokens = int(offsets[-1])
+    size = path.stat().st_size
+    assert size in (2 * n_tokens, 4 * n_tokens) or n_tokens == 0 == size
+    dtype = np.dtype("<u2" if n_tokens and size == 2 * n_tokens else "<u4")
     ids = np.memmap(path, dtype=dtype, mode="r") if n_tokens else np.zeros(0, dtype)
-    offsets = np.frombuffer(raw, dtype="<i8", offset=IDX_HEADER.size)
-    assert offsets[-1] == n_tokens
-    return np.asarray(ids), offsets.astype(np.int64)
+    return np.asarray(ids), offsets
 
 
 def load_output(path: Path) -> tuple[np.ndarray, np.ndarray]:
     path = Path(path)
-    return load_bin(path) if path.suffix == ".bin" else load_npz(path)
+    return load_memmap(path) if path.suffix == ".bin" else load_npz(path)
 
 
 def split_docs(ids: np.ndarray, offsets: np.ndarray) -> list[list[int]]:

@@ -1,4 +1,4 @@
-"""``snaptok encode`` output: .npz and .bin/.idx formats, uint16/uint32,
+"""``snaptok encode`` output: .npz and memmap (.bin/.idx.npy), uint16/uint32,
 shards and their manifest, atomic writes, --resume after an injected
 failure, a SIGKILL and a SIGTERM (the resumed output must equal an
 uninterrupted run byte for byte), and progress.
@@ -23,13 +23,14 @@ import zlib
 import numpy as np
 import pytest
 
-from cli_helpers import (IDX_HEADER, MIXED_LINES, RATE, assert_docs_equal, assert_matches_hf,
-                         assert_shard_rule, leftovers, load_bin, load_output, needs_document_encoder,
+from cli_helpers import (MIXED_LINES, RATE, assert_docs_equal, assert_matches_hf,
+                         assert_shard_rule, leftovers, load_memmap, load_output, needs_document_encoder,
                          read_shards, run_module, sample_lines, sample_text, shard_docs, split_docs,
                          tree, write_lines)
 from cli_helpers import gpt2_path, spy  # noqa: F401 (fixtures)
 from snaptok import cli
 from snaptok.cli import shards as _cli_shards
+from snaptok.cli import writers as _cli_writers
 
 SHARD = 3000  # ids per shard in these tests: the sample's lines make ~25 shards
 
@@ -47,19 +48,17 @@ def _lines_docs():
 
 
 @pytest.mark.parametrize("dtype", ["uint32", "uint16"])
-@pytest.mark.parametrize("fmt", ["npz", "npz-deflated", "bin"])
+@pytest.mark.parametrize("fmt", ["npz", "npz-deflated", "memmap"])
 def test_formats_and_dtypes(tmp_path, fmt, dtype):
     src = _lines_file(tmp_path)
-    out = tmp_path / ("out.bin" if fmt == "bin" else "out.npz")
+    out = tmp_path / ("out.bin" if fmt == "memmap" else "out.npz")
     args = ["--compress"] if fmt == "npz-deflated" else []
     assert cli.main(["encode", str(src), "--lines", "--dtype", dtype, "-o", str(out), "-q", *args]) == 0
     assert_matches_hf(out, _lines_docs(), dtype=np.dtype(dtype))
-    if fmt == "bin":
-        raw = (tmp_path / "out.idx").read_bytes()
-        magic, version, itemsize, n_docs, n_tokens = IDX_HEADER.unpack_from(raw)
-        assert (magic, version, itemsize, n_docs) == (b"SNAPTIDX", 1, np.dtype(dtype).itemsize,
-                                                      len(_lines_docs()))
-        assert n_tokens * itemsize == (tmp_path / "out.bin").stat().st_size
+    if fmt == "memmap":
+        offsets = np.load(tmp_path / "out.idx.npy")
+        assert offsets.dtype == np.int64 and len(offsets) == len(_lines_docs()) + 1
+        assert offsets[-1] * np.dtype(dtype).itemsize == (tmp_path / "out.bin").stat().st_size
     else:
         import zipfile
         with zipfile.ZipFile(out) as zf:
@@ -68,13 +67,13 @@ def test_formats_and_dtypes(tmp_path, fmt, dtype):
         assert kinds == {"ids.npy": want, "offsets.npy": want}
 
 
-def test_bin_read_as_the_readme_shows(tmp_path):
+def test_memmap_read_as_the_readme_shows(tmp_path):
     src = _lines_file(tmp_path)
     assert cli.main(["encode", str(src), "--lines", "-o", str(tmp_path / "out.bin"), "-q"]) == 0
     os.chdir(tmp_path)
     # The README's reader, verbatim:
     ids = np.memmap("out.bin", dtype=np.uint32, mode="r")
-    offsets = np.memmap("out.idx", dtype=np.int64, mode="r", offset=32)
+    offsets = np.load("out.idx.npy")
     doc = ids[offsets[3]:offsets[3 + 1]]
     assert doc.tolist() == split_docs(np.asarray(ids), np.asarray(offsets))[3]
     assert_docs_equal(split_docs(np.asarray(ids), np.asarray(offsets)), _lines_docs())
@@ -154,11 +153,17 @@ def test_output_is_deterministic(tmp_path):
 
 
 @pytest.mark.parametrize("output,args,files", [
-    ("out.bin", [], ["out.bin", "out.idx"]),
-    ("out", ["--format", "bin"], ["out.bin", "out.idx"]),
+    ("out.bin", [], ["out.bin", "out.idx.npy"]),
+    ("out", ["--format", "memmap"], ["out.bin", "out.idx.npy"]),
+    ("out", ["--format", "megatron"], ["out.bin", "out.idx"]),
+    ("out.bin", ["--format", "llmc"], ["out.bin"]),
+    ("out.ds", [], ["out.ds", "out.ds.index", "out.ds.metadata"]),
+    ("out.parquet", [], ["out.parquet"]),
     ("data.tokens", [], ["data.tokens"]),
     ("out.npz", ["--shard-size", "7k"], ["out-00000.npz", "out-00001.npz", "out.manifest.json"]),
     ("out.bin", ["--shard-size", "7k"],
+     ["out-00000.bin", "out-00000.idx.npy", "out-00001.bin", "out-00001.idx.npy", "out.manifest.json"]),
+    ("out", ["--format", "megatron", "--shard-size", "7k"],
      ["out-00000.bin", "out-00000.idx", "out-00001.bin", "out-00001.idx", "out.manifest.json"]),
 ])
 def test_output_names(tmp_path, output, args, files):
@@ -171,7 +176,13 @@ def test_output_names(tmp_path, output, args, files):
 
 @pytest.mark.parametrize("args,expected", [
     (["-o", "x.bin", "--format", "npz"], "--format is npz"),
-    (["-o", "x.npz", "--format", "bin"], "--format is bin"),
+    (["-o", "x.npz", "--format", "bin"], "--format bin was removed"),
+    (["-o", "x.npz", "--format", "megatron"], "a .npz name, but --format is megatron"),
+    (["-o", "x.ds", "--format", "llmc"], "a .ds name, but --format is llmc"),
+    (["-o", "x", "--format", "megatron", "--dtype", "uint32"], "stores ids as uint16 or int32"),
+    (["-o", "x.npz", "--arrow-int32"], "--arrow-int32 applies to --format parquet only"),
+    (["-o", "x.bin", "--append-eos", "--eos-token", "<nope>"], "'<nope>' is not a token"),
+    (["-o", "x.bin", "--prepend-bos"], "has no BOS token among"),
     (["-o", "x.bin", "--compress"], "--compress applies to --format npz only"),
     (["-o", "x.npz", "--resume"], "--resume needs --shard-size"),
     (["-", "-o", "x.npz", "--resume", "--shard-size", "5"], "cannot check standard input"),
@@ -218,7 +229,8 @@ def test_shards_follow_the_rule_and_concatenate_to_the_whole(tmp_path, capsys, f
     summary = capsys.readouterr().out
     m, shards = read_shards(tmp_path / "sh.manifest.json")
     assert m["complete"] and len(shards) >= 4
-    assert m["output"] == {"format": fmt, "dtype": "uint32", "shard_size": SHARD, "compress": False}
+    name = {"bin": "memmap"}.get(fmt, fmt)
+    assert m["output"] == {"format": name, "dtype": "uint32", "shard_size": SHARD, "compress": False}
     assert m["inputs"][0]["path"] == str(src) and m["inputs"][0]["size"] == src.stat().st_size
     assert_shard_rule(shards, SHARD)
     ids, offsets = load_output(whole)
@@ -545,9 +557,9 @@ def test_summary(tmp_path, capsys):
     out = tmp_path / "s.bin"
     assert cli.main(["encode", str(src), "--lines", "-o", str(out)]) == 0
     text = capsys.readouterr().out
-    ids, offsets = load_bin(out)
+    ids, offsets = load_memmap(out)
     for piece in (f"documents  {len(offsets) - 1:,}", f"tokens     {len(ids):,} (uint32)",
-                  "tokens/s", f"output     {out} + {tmp_path / 's.idx'}"):
+                  "tokens/s", f"output     {out} + {tmp_path / 's.idx.npy'}"):
         assert piece in text, (piece, text)
     assert RATE.search(text), text
 
@@ -559,6 +571,7 @@ def test_failure_while_closing_a_shard_removes_its_temporary_files(tmp_path, mon
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(_cli_shards, "publish", no_space)
+    monkeypatch.setattr(_cli_writers, "publish", no_space)
     for args in (["-o", str(tmp_path / "a.npz"), "--shard-size", str(SHARD)],
                  ["-o", str(tmp_path / "b.bin")], ["-o", str(tmp_path / "c.npz"), "--compress"]):
         assert cli.main(["encode", str(src), "--lines", "-q", *args]) == 1

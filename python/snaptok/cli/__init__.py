@@ -6,8 +6,11 @@ the inputs or of one document.
 
 Output: a NumPy ``.npz`` (default) with ``ids`` (every document's token ids,
 concatenated) and ``offsets`` (``int64``, ``n_documents + 1``; document ``i``
-is ``ids[offsets[i]:offsets[i + 1]]``), or ``--format bin``: a raw ``.bin``
-of ids plus an ``.idx`` of offsets. With ``--shard-size N`` the output is
+is ``ids[offsets[i]:offsets[i + 1]]``), or what a trainer reads
+(``--format``): ``memmap`` (raw ``.bin`` + ``.idx.npy`` offsets),
+``megatron`` (Megatron-core/NeMo ``.bin`` + ``.idx``), ``datatrove``
+(``.ds`` files), ``llmc`` (llm.c ``.bin``) or ``parquet`` (``input_ids``
+rows); ``writers`` has the layouts. With ``--shard-size N`` the output is
 split into shards of about N ids (``out-00000.npz``, ...) listed in a JSON
 manifest; ``--resume`` continues an interrupted sharded run.
 
@@ -20,7 +23,7 @@ One module per job: ``encode`` and ``convert`` (the commands), ``args``
 (argument types), ``loading`` (which tokenizer ``--tokenizer`` names),
 ``progress``, and the encode pipeline's ``streams`` and ``inputs``
 (reading), ``pipeline`` (the reader, encoder and writer threads) and
-``shards`` (the output files). Every file is written under a temporary name
+``shards`` and ``writers`` (the output files). Every file is written under a temporary name
 and renamed when complete.
 Bad input (a missing file, invalid UTF-8, a JSON line that does not parse or
 lacks the text field) stops the run with exit status 2 and a message naming
@@ -69,13 +72,18 @@ def _build_parser() -> argparse.ArgumentParser:
     names = builtin_tokenizers()
     enc = commands.add_parser(
         "encode",
-        help="tokenize a corpus into .npz or .bin/.idx files of ids and offsets",
+        help="tokenize a corpus into .npz, Megatron, datatrove, llm.c, memmap or Parquet files",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
             "Tokenize a corpus of any size, streaming, into a NumPy .npz with arrays 'ids'\n"
             "(all documents' token ids, concatenated) and 'offsets' (int64, n_documents+1;\n"
-            "document i is ids[offsets[i]:offsets[i+1]]), or with --format bin into a raw\n"
-            "little-endian .bin of ids plus an .idx of offsets (layout in the README).\n\n"
+            "document i is ids[offsets[i]:offsets[i+1]]), or into the files a trainer reads\n"
+            "(--format; layouts in the README):\n"
+            "  memmap     OUT.bin raw ids (nanoGPT, OLMo) + OUT.idx.npy int64 offsets\n"
+            "  megatron   PREFIX.bin + PREFIX.idx, Megatron-core/NeMo's indexed dataset\n"
+            "  datatrove  OUT.ds + .ds.index + .ds.metadata, as datatrove's DocumentTokenizer\n"
+            "  llmc       OUT.bin, llm.c / modded-nanogpt (header + ids; no document index)\n"
+            "  parquet    OUT.parquet, one row per document, column input_ids\n\n"
             "Documents: a plain text file is one document, or one per line with --lines\n"
             "(a trailing \\r is dropped; empty lines are empty documents unless --skip-empty).\n"
             "A .jsonl file (or any file with --jsonl) gives one document per non-blank line,\n"
@@ -93,7 +101,9 @@ def _build_parser() -> argparse.ArgumentParser:
             "  snaptok encode book.txt -o book.npz\n"
             "  snaptok encode data/*.jsonl.zst --field content --tokenizer ./tokenizer.json -o train.npz\n"
             "  snaptok encode corpus.txt --lines --dtype uint16 --num-threads 8 -o corpus.bin\n"
-            "  snaptok encode web/*.parquet -o web.bin --shard-size 100M   # then, if stopped: --resume\n\n"
+            "  snaptok encode web/*.parquet --format megatron --append-eos -o web --shard-size 100M\n"
+            "  snaptok encode fineweb.jsonl --format llmc --prepend-bos --bos-token '<|endoftext|>' -o fw.bin\n"
+            "  (a stopped sharded run continues with the same command and --resume)\n\n"
             "exit status: 0 ok, 1 tokenization or write failure, 2 bad input (text, tokenizer\n"
             "file, output path) or usage,\n"
             "130 interrupted (Ctrl-C), 143 terminated (SIGTERM)\n"
@@ -104,8 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="text, .jsonl or .parquet files, optionally .gz or .zst ('-' reads "
                      "standard input); default: the bundled sample")
     enc.add_argument("-o", "--output", required=True, metavar="OUT",
-                     help="output path: OUT.npz, or OUT.bin for --format bin (with --shard-size: "
-                     "the base of the shard names)")
+                     help="output path: OUT.npz, OUT.bin, OUT.ds, OUT.parquet, or the PREFIX of "
+                     "megatron's .bin/.idx (with --shard-size: the base of the shard names)")
     enc.add_argument("-t", "--tokenizer", default=DEFAULT_TOKENIZER, metavar="PATH_OR_NAME",
                      help="tokenizer.json path, a directory holding one, or a built-in name "
                      f"(default: {DEFAULT_TOKENIZER})")
@@ -116,11 +126,28 @@ def _build_parser() -> argparse.ArgumentParser:
                      help=f"JSON field or Parquet column holding the text (default: {DEFAULT_FIELD}; "
                      "implies --jsonl for non-Parquet inputs)")
     enc.add_argument("--skip-empty", action="store_true", help="drop empty documents")
-    enc.add_argument("--format", choices=("npz", "bin"), default=None,
-                     help="npz (default) or bin: raw ids in .bin plus offsets in .idx "
-                     "(default: bin when -o ends in .bin)")
-    enc.add_argument("--dtype", choices=("uint32", "uint16"), default="uint32",
-                     help="dtype of the ids (uint16 only for vocabularies of at most 65,536 tokens)")
+    enc.add_argument("--format", choices=("npz", "memmap", "megatron", "datatrove", "llmc",
+                                          "parquet", "bin"), default=None, metavar="FORMAT",
+                     help="npz, memmap, megatron, datatrove, llmc or parquet (default: from -o's "
+                     "suffix: .npz, .bin = memmap, .ds = datatrove, .parquet; else npz)")
+    enc.add_argument("--dtype", choices=("auto", "uint16", "uint32", "int32"), default="auto",
+                     help="dtype of the ids (default auto: uint32 for npz, memmap and parquet; "
+                     "uint16 where the vocabulary fits for megatron (else int32), datatrove and "
+                     "llmc (else uint32))")
+    enc.add_argument("--append-eos", action="store_true",
+                     help="end every document with the EOS token (Megatron's --append-eod); with "
+                     "--no-special-tokens, datatrove's convention")
+    enc.add_argument("--prepend-bos", action="store_true",
+                     help="start every document with the BOS token (llm.c: --bos-token '<|endoftext|>')")
+    enc.add_argument("--eos-token", default=None, metavar="TEXT",
+                     help="the EOS token (default: tokenizer_config.json's eos_token beside the "
+                     "tokenizer, else the first of <|endoftext|>, <|end_of_text|>, </s>, <eos>, <|eos|>)")
+    enc.add_argument("--bos-token", default=None, metavar="TEXT",
+                     help="the BOS token (default: tokenizer_config.json's bos_token, else the "
+                     "first of <|begin_of_text|>, <s>, <bos>, <|bos|>)")
+    enc.add_argument("--arrow-int32", action="store_true",
+                     help="parquet: list<int32> ids (what Spark and HF datasets expect) instead of "
+                     "large_list<uint32>")
     enc.add_argument("--shard-size", type=parse_count, default=None, metavar="N",
                      help="ids per shard, e.g. 100M (k, M, G = 10^3, 10^6, 10^9); a shard ends at "
                      "the first document end that reaches N; default: one output file")

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 import time
 from importlib import resources
+from typing import Optional
 
 import numpy as np
 
@@ -25,21 +27,25 @@ from .inputs import Batch, DocumentSource, InputSpec, Skipped, StreamStart, batc
 from .pipeline import Encoder, Writer, run_pipeline, sigterm_as_exception
 from .progress import fmt_bytes, fmt_rate
 from .shards import Manifest, OutputLayout, ShardSet, remove_previous, resume_manifest
+from .writers import Format, WriterOptions, format_for_output
 
 _UINT16_LIMIT = 1 << 16
 
 
-def check_output(args: argparse.Namespace) -> str:
-    """Validates -o against --format; returns the format."""
+def check_output(args: argparse.Namespace) -> Format:
+    """Validates -o against --format and the options; returns the format."""
     output = args.output
-    lower = output.lower()
-    fmt = args.format or ("bin" if lower.endswith(".bin") else "npz")
-    if fmt == "npz" and lower.endswith((".bin", ".idx")):
-        raise CliError(f"{output}: a .bin/.idx name, but --format is npz")
-    if fmt == "bin" and lower.endswith(".npz"):
-        raise CliError(f"{output}: a .npz name, but --format is bin (use e.g. -o out.bin)")
-    if fmt == "bin" and args.compress:
+    fmt = format_for_output(output, args.format)
+    if args.compress and fmt.name != "npz":
         raise CliError("--compress applies to --format npz only")
+    if args.arrow_int32:
+        if fmt.name != "parquet":
+            raise CliError("--arrow-int32 applies to --format parquet only")
+        if args.dtype not in ("auto", "int32"):
+            raise CliError(f"--arrow-int32 means --dtype int32, not {args.dtype}")
+        args.dtype = "int32"
+    if args.dtype != "auto" and args.dtype not in fmt.dtypes:
+        raise CliError(f"--format {fmt.name} stores ids as {' or '.join(fmt.dtypes)}, not {args.dtype}")
     if args.resume and args.shard_size is None:
         raise CliError("--resume needs --shard-size (only sharded runs can be resumed)")
     if os.path.isdir(output):
@@ -48,6 +54,60 @@ def check_output(args: argparse.Namespace) -> str:
     if not os.path.isdir(out_dir):
         raise CliError(f"{output}: output directory {out_dir!r} does not exist")
     return fmt
+
+
+def id_dtype(args: argparse.Namespace, fmt: Format, tokenizer, tokenizer_path: str) -> np.dtype:
+    """--dtype, or the format's choice for the tokenizer's vocabulary ("auto")."""
+    vocab = int(tokenizer.get_vocab_size())
+    if args.dtype == "auto":
+        return fmt.default_dtype(vocab)
+    dtype = np.dtype(args.dtype)
+    if dtype == np.uint16 and vocab > _UINT16_LIMIT:
+        raise CliError(
+            f"--dtype uint16 cannot hold the ids of {tokenizer_path!r}: its "
+            f"vocabulary has {vocab:,} tokens (uint16 holds at most {_UINT16_LIMIT:,}); "
+            "use --dtype uint32")
+    return dtype
+
+
+# Special tokens tried, in order, when the tokenizer's directory has no
+# tokenizer_config.json naming one.
+_EOS_CANDIDATES = ("<|endoftext|>", "<|end_of_text|>", "</s>", "<eos>", "<|eos|>")
+_BOS_CANDIDATES = ("<|begin_of_text|>", "<s>", "<bos>", "<|bos|>")
+
+
+def _configured_token(tokenizer_path: str, key: str) -> Optional[str]:
+    """The `key` ("eos_token"/"bos_token") of a tokenizer_config.json beside the tokenizer."""
+    config = os.path.join(os.path.dirname(tokenizer_path), "tokenizer_config.json")
+    try:
+        with open(config, "rb") as f:
+            value = json.loads(f.read().decode("utf-8")).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+    if isinstance(value, dict):
+        value = value.get("content")
+    return value if isinstance(value, str) and value else None
+
+
+def boundary_id(tokenizer, tokenizer_path: str, which: str, text: Optional[str]) -> int:
+    """The id of the EOS or BOS token (`which`: "eos"/"bos"): `text` (--eos-token,
+    --bos-token), else tokenizer_config.json's, else the first of the usual
+    names the vocabulary has; raises CliError before any work when none is."""
+    flag = f"--{which}-token"
+    if text is not None:
+        token_id = tokenizer.token_to_id(text)
+        if token_id is None:
+            raise CliError(f"{flag} {text!r} is not a token of {tokenizer_path}")
+        return int(token_id)
+    configured = _configured_token(tokenizer_path, f"{which}_token")
+    candidates = (configured,) if configured else (_EOS_CANDIDATES if which == "eos" else _BOS_CANDIDATES)
+    for candidate in candidates:
+        token_id = tokenizer.token_to_id(candidate)
+        if token_id is not None:
+            return int(token_id)
+    option = "--append-eos" if which == "eos" else "--prepend-bos"
+    raise CliError(f"{option}: {tokenizer_path} has no {which.upper()} token among "
+                   f"{', '.join(candidates)}; name it with {flag} TEXT")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,24 +136,19 @@ def run(args: argparse.Namespace) -> int:
         tokenizer, tokenizer_path, tokenizer_sha = loading.load_tokenizer(args.tokenizer)
         load_s = time.perf_counter() - t0
 
-        dtype = np.dtype(args.dtype)
-        if dtype == np.uint16:
-            vocab = int(tokenizer.get_vocab_size())
-            if vocab > _UINT16_LIMIT:
-                raise CliError(
-                    f"--dtype uint16 cannot hold the ids of {tokenizer_path!r}: its "
-                    f"vocabulary has {vocab:,} tokens (uint16 holds at most {_UINT16_LIMIT:,}); "
-                    "use --dtype uint32"
-                )
+        dtype = id_dtype(args, fmt, tokenizer, tokenizer_path)
+        bos = boundary_id(tokenizer, tokenizer_path, "bos", args.bos_token) if args.prepend_bos else None
+        eos = boundary_id(tokenizer, tokenizer_path, "eos", args.eos_token) if args.append_eos else None
 
         layout = OutputLayout(args.output, fmt, sharded)
         add_special = not args.no_special_tokens
         manifest = None
         if sharded:
             header = {
-                "output": {"format": fmt, "dtype": dtype.name, "shard_size": args.shard_size,
+                "output": {"format": fmt.name, "dtype": dtype.name, "shard_size": args.shard_size,
                            "compress": bool(args.compress)},
-                "options": {"add_special_tokens": add_special, "lines": bool(args.lines),
+                "options": {"add_special_tokens": add_special, "bos": bos, "eos": eos,
+                            "lines": bool(args.lines),
                             "jsonl": bool(args.jsonl), "field": field,
                             "skip_empty": bool(args.skip_empty)},
                 "tokenizer": {"path": tokenizer_path, "sha256": tokenizer_sha},
@@ -110,8 +165,9 @@ def run(args: argparse.Namespace) -> int:
                             "continue it, or --overwrite to replace its shards")
                     remove_previous(layout)
                 manifest = Manifest(layout.manifest_path, header)
-        shards = ShardSet(layout, dtype=dtype, shard_size=args.shard_size,
-                          compress=args.compress, manifest=manifest)
+        options = WriterOptions(compress=bool(args.compress), tokenizer_name=args.tokenizer)
+        shards = ShardSet(layout, dtype=dtype, shard_size=args.shard_size, options=options,
+                          manifest=manifest)
         resumed = (len(shards.done), shards.documents, shards.tokens) if args.resume else None
         start = manifest.next_cursor() if manifest is not None else Cursor(0, 0, 1)
 
@@ -121,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         progress = None if args.quiet else progress_mod.make_progress(total, args.progress, err_stream)
         source = DocumentSource(inputs, field=field, skip_empty=args.skip_empty,
                                 batch_bytes=args.batch_bytes, start=start)
-        encoder = Encoder(tokenizer, add_special, args.threads, dtype)
+        encoder = Encoder(tokenizer, add_special, args.threads, dtype, bos=bos, eos=eos)
         writer = Writer(shards)
         counts = {"done": 0, "skipped": 0, "tokens": 0}
         warned = []

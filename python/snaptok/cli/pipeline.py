@@ -13,6 +13,7 @@ import signal
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
 
 import numpy as np
 
@@ -22,31 +23,57 @@ from .shards import ShardSet
 
 # Work items in flight per stage (reading -> encoding -> writing).
 PIPELINE_DEPTH = 2
-_UINT16_LIMIT = 1 << 16
+_ID_LIMITS = {np.dtype(np.uint16): 1 << 16, np.dtype(np.int32): 1 << 31}
 
 
 class Terminated(BaseException):
     """SIGTERM arrived: stop like Ctrl-C, exit status 143."""
 
 
-class Encoder:
-    """Encoding stage: one worker thread, items in document order."""
+def add_boundaries(ids: np.ndarray, offsets: np.ndarray, bos: Optional[int],
+                   eos: Optional[int]) -> tuple:
+    """Returns (ids, offsets) with `bos` before and `eos` after every document
+    (each None for none); e.g. ids [5, 6, 7], offsets [0, 2, 3], eos 0 ->
+    [5, 6, 0, 7, 0], [0, 3, 5]."""
+    extra = (bos is not None) + (eos is not None)
+    if not extra:
+        return ids, offsets
+    n = len(offsets) - 1
+    new_offsets = offsets + extra * np.arange(n + 1, dtype=np.int64)
+    out = np.empty(int(new_offsets[-1]), dtype=ids.dtype)
+    body = np.ones(out.size, dtype=bool)
+    if bos is not None:
+        out[new_offsets[:-1]] = bos
+        body[new_offsets[:-1]] = False
+    if eos is not None:
+        out[new_offsets[1:] - 1] = eos
+        body[new_offsets[1:] - 1] = False
+    out[body] = ids
+    return out, new_offsets
 
-    def __init__(self, tokenizer, add_special: bool, threads: int, dtype: np.dtype):
+
+class Encoder:
+    """Encoding stage: one worker thread, items in document order. `bos` and
+    `eos` (ids, or None) go around every document (--prepend-bos, --append-eos)."""
+
+    def __init__(self, tokenizer, add_special: bool, threads: int, dtype: np.dtype,
+                 bos: Optional[int] = None, eos: Optional[int] = None):
         self.tokenizer = tokenizer
         self.add_special = add_special
         self.threads = threads
         self.dtype = dtype
+        self.bos = bos
+        self.eos = eos
         self._doc = None
         self._name = ""  # the input of the document being streamed, if any
 
     def _ids(self, ids) -> np.ndarray:
         ids = np.asarray(ids)
-        if self.dtype == np.uint16:
-            if ids.size and int(ids.max()) >= _UINT16_LIMIT:
-                raise CliError(f"token id {int(ids.max())} does not fit in uint16; use --dtype uint32")
-            return ids.astype(np.uint16)
-        return ids if ids.dtype == np.uint32 else ids.astype(np.uint32)
+        limit = _ID_LIMITS.get(self.dtype)
+        if limit is not None and ids.size and int(ids.max()) >= limit:
+            raise CliError(f"token id {int(ids.max())} does not fit in {self.dtype.name}; "
+                           "use --dtype uint32")
+        return ids if ids.dtype == self.dtype else ids.astype(self.dtype)
 
     def __call__(self, item):
         try:
@@ -60,17 +87,19 @@ class Encoder:
                 if len(offsets) != len(docs) + 1 or len(ids) != offsets[-1]:
                     raise EncodeFailed(f"encode_to_numpy returned {len(ids)} ids and "
                                        f"{len(offsets)} offsets for {len(docs)} documents")
-                return self._ids(ids), offsets
+                return add_boundaries(self._ids(ids), offsets, self.bos, self.eos)
             if isinstance(item, StreamStart):
                 self._name = item.name
                 self._doc = self.tokenizer.document_encoder(
                     add_special_tokens=self.add_special, num_threads=self.threads)
-                return None
+                return None if self.bos is None else self._ids([self.bos])
             if isinstance(item, StreamChunk):
                 return self._ids(self._doc.feed(item.data))
             if isinstance(item, StreamEnd):
                 doc, self._doc = self._doc, None
                 ids = self._ids(doc.finish())
+                if self.eos is not None:
+                    ids = np.append(ids, ids.dtype.type(self.eos))
                 self._name = ""
                 return ids
         except (CliError, EncodeFailed):
@@ -101,6 +130,8 @@ class Writer:
                     self.shards.add_documents(result[0], result[1], item.cursor)
             elif isinstance(item, StreamStart):
                 self.shards.begin_document()
+                if result is not None:
+                    self.shards.add_partial(result)
             elif isinstance(item, StreamChunk):
                 self.shards.add_partial(result)
             elif isinstance(item, StreamEnd):

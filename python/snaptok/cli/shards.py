@@ -1,5 +1,6 @@
-"""Writing the output of ``snaptok encode``: .npz or .bin/.idx shards and the
-manifest that lets ``--resume`` continue an interrupted run.
+"""Writing the output of ``snaptok encode``: shards in any ``--format``
+(``writers``; npz here, with its zip writer) and the manifest that lets
+``--resume`` continue an interrupted run.
 
 Every file is written under a hidden temporary name beside its final name
 (``.NAME.RANDOM.tmp``), fsynced, and renamed when complete. After each
@@ -7,18 +8,12 @@ shard, the manifest (``BASE.manifest.json``) is rewritten the same way, so
 it only ever lists complete shards. Nothing here depends on the clock:
 the same inputs and options give the same bytes.
 
-Formats (see the README's "Command line" section for the exact layout):
-
-* npz: a zip of ``ids.npy`` and ``offsets.npy``. Stored (uncompressed)
-  archives are written in one pass: the ids go straight into the zip
-  member, its 128-byte .npy header is filled in at the end, and the CRC of
-  header + ids is combined from the two parts (``crc32_combine``). With
-  ``--compress`` the ids are spooled to a temporary file and deflated into
-  the zip when the shard ends.
-* bin: ``.bin`` is the raw little-endian ids; ``.idx`` is a 32-byte header
-  (``IDX_HEADER``) followed by int64 document offsets.
-
-The .npz and the .bin, gigabytes written once, go through ``DirectFile``
+npz: a zip of ``ids.npy`` and ``offsets.npy``. Stored (uncompressed)
+archives are written in one pass: the ids go straight into the zip member,
+its 128-byte .npy header is filled in at the end, and the CRC of header +
+ids is combined from the two parts (``crc32_combine``). With ``--compress``
+the ids are spooled to a temporary file and deflated into the zip when the
+shard ends. The ids, gigabytes written once, go through ``DirectFile``
 (around the page cache where the file system allows).
 """
 
@@ -32,16 +27,10 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from .common import CliError, Cursor, fsync_directory, publish, temp_path, unlink_quietly, \
-    write_file_atomically
-from .direct_file import DirectFile
+from .common import CliError, Cursor, fsync_directory, publish, unlink_quietly, write_file_atomically
+from .writers import NPY_HEADER_BYTES, WRITERS, Format, ShardWriter, WriterOptions, npy_header
 
-IDX_MAGIC = b"SNAPTIDX"
-IDX_VERSION = 1
-# magic, version, bytes per id (2 or 4), documents, tokens; then int64 offsets[documents + 1].
-IDX_HEADER = struct.Struct("<8sIIQQ")
 MANIFEST_VERSION = 1
-NPY_HEADER_BYTES = 128
 _COPY_BYTES = 16 << 20
 
 # --------------------------------------------------------------------------
@@ -167,14 +156,6 @@ def _finish_zip(f, members: List[_ZipMember]) -> None:
     f.write(_END.pack(0x06054B50, 0, 0, n, n, min(cd_size, _FFFF), min(cd_offset, _FFFF), 0))
 
 
-def npy_header(dtype, length: int) -> bytes:
-    """A version 1.0 .npy header for a 1-D array, padded to NPY_HEADER_BYTES."""
-    text = "{'descr': %r, 'fortran_order': False, 'shape': (%d,), }" % (
-        np.lib.format.dtype_to_descr(np.dtype(dtype)), length)
-    body = text.ljust(NPY_HEADER_BYTES - 10 - 1) + "\n"
-    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(body)) + body.encode("latin1")
-
-
 def _copy(src, member: _ZipMember) -> None:
     src.seek(0)
     while True:
@@ -188,60 +169,12 @@ def _copy(src, member: _ZipMember) -> None:
 # Shards.
 
 
-class _Shard:
-    """One output (a .npz, or a .bin/.idx pair) under temporary names."""
+class NpzShard(ShardWriter):
+    """A zip of ids.npy and offsets.npy."""
 
-    def __init__(self, files: List[str], dtype):
-        self.files = files
-        self.dtype = np.dtype(dtype)
-        self.tokens = 0
-        self.documents = 0
-        self._temps: List[str] = []
-        self._open: list = []
-
-    def _temp(self, final: str, mode: str = "wb", direct: bool = False):
-        """Opens a temporary file for `final`: open(path, mode), or with
-        `direct` a DirectFile (written once, bypassing the page cache)."""
-        path = temp_path(final)
-        self._temps.append(path)
-        f = DirectFile(path) if direct else open(path, mode)
-        self._open.append(f)
-        return path, f
-
-    def write_ids(self, ids: np.ndarray) -> None:
-        if ids.size:
-            self._write_ids(ids)
-            self.tokens += int(ids.size)
-
-    def add_ends(self, ends: np.ndarray) -> None:
-        """Appends document end offsets (int64, relative to this shard)."""
-        if ends.size:
-            self._write_ends(np.ascontiguousarray(ends, dtype="<i8"))
-            self.documents += int(ends.size)
-
-    def _close_files(self, sync: List) -> None:
-        for f in sync:
-            f.flush()
-            os.fsync(f.fileno())
-        for f in self._open:
-            f.close()
-        self._open = []
-
-    def abort(self) -> None:
-        for f in self._open:
-            try:
-                f.close()
-            except OSError:
-                pass
-        self._open = []
-        for path in self._temps:
-            unlink_quietly(path)
-
-
-class NpzShard(_Shard):
-    def __init__(self, files: List[str], dtype, compress: bool):
-        super().__init__(files, dtype)
-        self.compress = compress
+    def __init__(self, files: List[str], dtype, options: WriterOptions):
+        super().__init__(files, dtype, options)
+        self.compress = compress = options.compress
         self._zip_tmp, self._zip = self._temp(files[0], direct=True)
         self._ends_tmp, self._ends = self._temp(files[0], "w+b")
         self._ends.write(np.zeros(1, "<i8").tobytes())
@@ -283,32 +216,6 @@ class NpzShard(_Shard):
         return [os.path.getsize(self.files[0])]
 
 
-class BinShard(_Shard):
-    def __init__(self, files: List[str], dtype):
-        super().__init__(files, dtype)
-        self._bin_tmp, self._bin = self._temp(files[0], direct=True)
-        self._idx_tmp, self._idx = self._temp(files[1])
-        self._idx.write(b"\0" * IDX_HEADER.size)
-        self._idx.write(np.zeros(1, "<i8").tobytes())
-
-    def _write_ids(self, ids):
-        self._bin.write(memoryview(np.ascontiguousarray(ids, self.dtype.newbyteorder("<"))).cast("B"))
-
-    def _write_ends(self, ends):
-        self._idx.write(memoryview(ends).cast("B"))
-
-    def close(self) -> List[int]:
-        self._idx.seek(0)
-        self._idx.write(IDX_HEADER.pack(IDX_MAGIC, IDX_VERSION, self.dtype.itemsize,
-                                        self.documents, self.tokens))
-        self._close_files([self._bin, self._idx])
-        # The .idx goes last: an .idx under its final name always has its complete .bin.
-        publish(self._bin_tmp, self.files[0])
-        publish(self._idx_tmp, self.files[1])
-        self._temps = []
-        return [os.path.getsize(p) for p in self.files]
-
-
 # --------------------------------------------------------------------------
 # File names.
 
@@ -316,25 +223,27 @@ class BinShard(_Shard):
 class OutputLayout:
     """Where the files of one run go.
 
-    Unsharded: ``-o PATH`` itself (npz), or ``BASE.bin`` + ``BASE.idx``.
-    Sharded: ``BASE-00000.npz``... or ``BASE-00000.bin``/``.idx``..., and
-    ``BASE.manifest.json``; BASE is PATH less its ``.npz``/``.bin`` suffix.
+    Unsharded: ``-o PATH`` itself for one-file formats (npz, llmc, parquet),
+    else PATH with or without the format's first suffix names the files, e.g.
+    ``out.bin`` + ``out.idx`` for megatron.
+    Sharded: ``BASE-00000.npz``..., ``BASE-00000.bin``/``.idx``..., and
+    ``BASE.manifest.json``; BASE is PATH less that suffix.
     """
 
-    def __init__(self, output: str, fmt: str, sharded: bool):
+    def __init__(self, output: str, fmt: Format, sharded: bool):
         self.output = output
         self.format = fmt
         self.sharded = sharded
-        suffix = "." + fmt
+        suffix = fmt.suffixes[0]
         self.base = output[: -len(suffix)] if output.lower().endswith(suffix) else output
         self.directory = os.path.dirname(os.path.abspath(output))
         self.manifest_path = self.base + ".manifest.json"
 
     def shard_files(self, index: int) -> List[str]:
+        if not self.sharded and len(self.format.suffixes) == 1:
+            return [self.output]  # a one-file format takes -o as given
         stem = f"{self.base}-{index:05d}" if self.sharded else self.base
-        if self.format == "npz":
-            return [stem + ".npz" if self.sharded else self.output]
-        return [stem + ".bin", stem + ".idx"]
+        return [stem + suffix for suffix in self.format.suffixes]
 
     def remove_leftovers(self) -> None:
         """Deletes temporary files a killed run of this output left behind."""
@@ -458,25 +367,23 @@ class ShardSet:
     shard_size is None. Called from one writer thread, in document order."""
 
     def __init__(self, layout: OutputLayout, *, dtype, shard_size: Optional[int],
-                 compress: bool, manifest: Optional[Manifest]):
+                 options: WriterOptions, manifest: Optional[Manifest]):
         self.layout = layout
         self.dtype = np.dtype(dtype)
         self.shard_size = shard_size
-        self.compress = compress
+        self.options = options
         self.manifest = manifest
         self.done: List[dict] = list(manifest.shards) if manifest else []
         self.documents = sum(s["documents"] for s in self.done)
         self.tokens = sum(s["tokens"] for s in self.done)
-        self.current: Optional[_Shard] = None
+        self.current: Optional[ShardWriter] = None
         self._first = (0, 0)
 
-    def _open(self) -> _Shard:
+    def _open(self) -> ShardWriter:
         if self.current is None:
             files = self.layout.shard_files(len(self.done))
-            if self.layout.format == "npz":
-                self.current = NpzShard(files, self.dtype, self.compress)
-            else:
-                self.current = BinShard(files, self.dtype)
+            writer = WRITERS.get(self.layout.format.name, NpzShard)
+            self.current = writer(files, self.dtype, self.options)
             self._first = (self.documents, self.tokens)
         return self.current
 
