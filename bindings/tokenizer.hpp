@@ -4,6 +4,7 @@
 #pragma once
 
 #include "added_token.hpp"
+#include "arrow.hpp"
 #include "components.hpp"
 #include "document_encoder.hpp"
 #include "results.hpp"
@@ -620,6 +621,7 @@ inline void bind_tokenizer(nb::module_& m) {
                                   "    ByteLevel(add_prefix_space=True, trim_offsets=True)");
   bind_tokenizer_loading(tokenizer_class);
   bind_tokenizer_encoding(tokenizer_class);
+  bind_tokenizer_arrow(tokenizer_class);
   bind_tokenizer_decoding(tokenizer_class);
 }
 
