@@ -9,6 +9,7 @@ snaptok_system_packages=(
   libhwy-dev libonig-dev libsimdjson-dev doctest-dev
   g++-aarch64-linux-gnu  # tests/cmake/check_neon.sh: NEON compile check
   clang-14 libclang-rt-14-dev  # fuzz/run.sh: libFuzzer
+  openjdk-17-jre-headless  # tests/python/test_engines.py: Spark's JVM
 )
 
 missing=()

@@ -284,7 +284,7 @@ def test_eos_from_tokenizer_config(tmp_path):
 
 
 def test_add_boundaries():
-    from snaptok.cli.pipeline import add_boundaries
+    from snaptok.batches import add_boundaries
 
     ids, offsets = add_boundaries(np.array([5, 6, 7], np.uint32), np.array([0, 2, 2, 3]), None, 0)
     assert ids.tolist() == [5, 6, 0, 0, 7, 0] and offsets.tolist() == [0, 3, 4, 6]

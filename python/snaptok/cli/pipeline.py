@@ -17,6 +17,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..batches import add_boundaries
 from .common import CliError, EncodeFailed
 from .inputs import Batch, Skipped, StreamChunk, StreamEnd, StreamStart
 from .shards import ShardSet
@@ -28,28 +29,6 @@ _ID_LIMITS = {np.dtype(np.uint16): 1 << 16, np.dtype(np.int32): 1 << 31}
 
 class Terminated(BaseException):
     """SIGTERM arrived: stop like Ctrl-C, exit status 143."""
-
-
-def add_boundaries(ids: np.ndarray, offsets: np.ndarray, bos: Optional[int],
-                   eos: Optional[int]) -> tuple:
-    """Returns (ids, offsets) with `bos` before and `eos` after every document
-    (each None for none); e.g. ids [5, 6, 7], offsets [0, 2, 3], eos 0 ->
-    [5, 6, 0, 7, 0], [0, 3, 5]."""
-    extra = (bos is not None) + (eos is not None)
-    if not extra:
-        return ids, offsets
-    n = len(offsets) - 1
-    new_offsets = offsets + extra * np.arange(n + 1, dtype=np.int64)
-    out = np.empty(int(new_offsets[-1]), dtype=ids.dtype)
-    body = np.ones(out.size, dtype=bool)
-    if bos is not None:
-        out[new_offsets[:-1]] = bos
-        body[new_offsets[:-1]] = False
-    if eos is not None:
-        out[new_offsets[1:] - 1] = eos
-        body[new_offsets[1:] - 1] = False
-    out[body] = ids
-    return out, new_offsets
 
 
 class Encoder:
