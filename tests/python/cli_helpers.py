@@ -82,9 +82,52 @@ def load_memmap(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(ids), offsets
 
 
-def load_output(path: Path) -> tuple[np.ndarray, np.ndarray]:
+def load_megatron(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Reads PREFIX.bin + PREFIX.idx by the layout in the README (Megatron's own
+    reader runs in test_cli_formats.py)."""
+    raw = Path(path).with_suffix(".idx").read_bytes()
+    assert raw[:9] == b"MMIDIDX\0\0"
+    version, code, n_seq, n_doc = struct.unpack_from("<QBQQ", raw, 9)
+    assert version == 1 and n_doc == n_seq + 1
+    dtype = {8: np.dtype("<u2"), 4: np.dtype("<i4")}[code]
+    lengths = np.frombuffer(raw, "<i4", n_seq, 34)
+    pointers = np.frombuffer(raw, "<i8", n_seq, 34 + 4 * n_seq)
+    documents = np.frombuffer(raw, "<i8", n_doc, 34 + 12 * n_seq)
+    assert len(raw) == 34 + 20 * n_seq + 8
+    offsets = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+    assert np.array_equal(pointers, offsets[:-1] * dtype.itemsize)
+    assert np.array_equal(documents, np.arange(n_doc))
+    ids = np.fromfile(path, dtype=dtype)
+    assert len(ids) == offsets[-1]
+    return ids, offsets
+
+
+def load_datatrove(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Reads OUT.ds + OUT.ds.index (+ the token count of .ds.metadata)."""
     path = Path(path)
-    return load_memmap(path) if path.suffix == ".bin" else load_npz(path)
+    ends = np.fromfile(f"{path}.index", dtype="<u8").astype(np.int64)
+    meta = Path(f"{path}.metadata").read_text(encoding="utf-8").split("\n")
+    width = int(meta[0].rsplit("|", 1)[1])
+    ids = np.fromfile(path, dtype="<u2" if width == 2 else "<u4")
+    assert int(meta[1]) == len(ids) == (ends[-1] if len(ends) else 0)
+    return ids, np.concatenate(([0], ends))
+
+
+def load_parquet(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    import pyarrow.parquet as pq
+
+    column = pq.read_table(path).column("input_ids").combine_chunks()
+    offsets = column.offsets.to_numpy().astype(np.int64)
+    return column.flatten().to_numpy(), offsets - offsets[0]
+
+
+def load_output(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Reads any format's shard by its first file's name."""
+    path = Path(path)
+    if path.suffix == ".bin":
+        return load_megatron(path) if path.with_suffix(".idx").exists() else load_memmap(path)
+    readers = {".ds": load_datatrove, ".parquet": load_parquet}
+    return readers.get(path.suffix, load_npz)(path)
 
 
 def split_docs(ids: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
