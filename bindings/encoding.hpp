@@ -27,6 +27,15 @@ inline void bind_encoding(nb::module_& m) {
                    "(start, end) char offsets of each token in the input")
       .def_ro("attention_mask", &snaptok::Encoding::attention_mask,
               "1 for each token of the input, 0 for each padding token.")
+      .def_prop_ro("ids_array", [](const snaptok::Encoding& e) { return to_numpy(std::vector(e.ids)); },
+                   nb::rv_policy::move, "A copy of ids as a uint32 NumPy array (HF tokenizers 1.0).\n\n"
+                   "    >>> tok.encode(\"Hello world\").ids_array\n"
+                   "    array([15496,   995], dtype=uint32)")
+      .def_prop_ro("type_ids_array", [](const snaptok::Encoding& e) { return to_numpy(std::vector(e.type_ids)); },
+                   nb::rv_policy::move, "A copy of type_ids as a uint32 NumPy array (HF tokenizers 1.0).")
+      .def_prop_ro("attention_mask_array",
+                   [](const snaptok::Encoding& e) { return to_numpy(std::vector(e.attention_mask)); },
+                   nb::rv_policy::move, "A copy of attention_mask as a uint32 NumPy array (HF tokenizers 1.0).")
       .def_ro("special_tokens_mask", &snaptok::Encoding::special_tokens_mask,
               "1 for each token the post-processor or the padding added, 0 for the others.\n\n"
               "    >>> t5.encode(\"Hi\").special_tokens_mask\n"

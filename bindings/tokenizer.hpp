@@ -244,32 +244,37 @@ inline void bind_tokenizer_loading(nb::class_<snaptok::Pipeline>& cls) {
            [](const snaptok::Pipeline& t, nb::handle) { return snaptok::Pipeline(t); }, "memo"_a);
 }
 
+// Tokenizer.encode: one text, a pair (as `pair`, or HF 1.0's (text, pair)
+// tuple or list as `text`), or pre-tokenized word lists.
+inline snaptok::Encoding encode_one(const snaptok::Pipeline& t, nb::handle text, nb::handle pair,
+                                    bool is_pretokenized, bool add_special_tokens) {
+  if (is_pretokenized) {
+    const WordList a(text, "text");
+    std::optional<WordList> b;
+    if (!pair.is_none()) b.emplace(pair, "pair");
+    nb::gil_scoped_release release;
+    return t.encode_words(a.words, b ? std::optional(std::span<const std::string_view>(b->words)) : std::nullopt,
+                          add_special_tokens);
+  }
+  if (pair.is_none() && (PyTuple_Check(text.ptr()) || PyList_Check(text.ptr())) && nb::len(text) == 2) {
+    return encode_one(t, text[0], text[1], false, add_special_tokens);
+  }
+  const std::string_view a = text_of(text, "text");
+  std::optional<std::string_view> b;
+  if (!pair.is_none()) b = text_of(pair, "pair");
+  GilReleaseFor release(a.size() + (b ? b->size() : 0));
+  return t.encode_full(a, b, add_special_tokens);
+}
+
 // Tokenizer: encode, encode_ids, encode_batch(_fast), post_process,
 // encode_to_numpy and document_encoder.
 inline void bind_tokenizer_encoding(nb::class_<snaptok::Pipeline>& cls) {
   cls
-      .def(
-          "encode",
-          [](const snaptok::Pipeline& t, nb::handle text, nb::handle pair, bool is_pretokenized,
-             bool add_special_tokens) {
-            if (is_pretokenized) {
-              const WordList a(text, "text");
-              std::optional<WordList> b;
-              if (!pair.is_none()) b.emplace(pair, "pair");
-              nb::gil_scoped_release release;
-              return t.encode_words(a.words, b ? std::optional(std::span<const std::string_view>(b->words))
-                                               : std::nullopt,
-                                    add_special_tokens);
-            }
-            const std::string_view a = text_of(text, "text");
-            std::optional<std::string_view> b;
-            if (!pair.is_none()) b = text_of(pair, "pair");
-            GilReleaseFor release(a.size() + (b ? b->size() : 0));
-            return t.encode_full(a, b, add_special_tokens);
-          },
-          "text"_a, "pair"_a = nb::none(), "is_pretokenized"_a = false, "add_special_tokens"_a = true,
+      .def("encode", &encode_one, "text"_a, "pair"_a = nb::none(), "is_pretokenized"_a = false,
+           "add_special_tokens"_a = true,
           "Encodes one text (or a pair) into an Encoding; with is_pretokenized, each is a list\n"
-          "of words, encoded one by one (HF's word ids and per-word offsets).\n\n"
+          "of words, encoded one by one (HF's word ids and per-word offsets). A (text, pair)\n"
+          "tuple or list as text is a pair too (HF tokenizers 1.0's form).\n\n"
           "    >>> tok.encode(\"Hello world\").ids\n"
           "    [15496, 995]\n"
           "    >>> t5.encode(\"Hello world\", \"Hi\").tokens\n"
@@ -402,6 +407,33 @@ inline void bind_tokenizer_decoding(nb::class_<snaptok::Pipeline>& cls) {
           "    'Hello world'\n"
           "    >>> t5.decode([151, 88, 21, 887, 2], skip_special_tokens=False)\n"
           "    'Hello world</s>'")
+      .def(
+          "decode_tokens",
+          [](const snaptok::Pipeline& t, nb::handle ids, bool skip_special_tokens) {
+            if (nb::isinstance<snaptok::Encoding>(ids)) {
+              return t.tokens_of(nb::cast<const snaptok::Encoding&>(ids).ids, skip_special_tokens);
+            }
+            return t.tokens_of(ids_arg(ids, "ids"), skip_special_tokens);
+          },
+          "ids"_a, "skip_special_tokens"_a = false,
+          "Returns the token of each id (an Encoding, a NumPy array or any sequence of ints),\n"
+          "without the decoder; ids no token has are left out (HF tokenizers 1.0).\n\n"
+          "    >>> t5.decode_tokens([151, 88, 21, 887, 2])\n"
+          "    ['▁He', 'll', 'o', '▁world', '</s>']\n"
+          "    >>> t5.decode_tokens(t5.encode(\"Hello\"), skip_special_tokens=True)\n"
+          "    ['▁He', 'll', 'o']")
+      .def(
+          "tokenize",
+          [](const snaptok::Pipeline& t, nb::handle input, bool add_special_tokens) {
+            return encode_one(t, input, nb::none(), false, add_special_tokens).tokens;
+          },
+          "input"_a, "add_special_tokens"_a = true,
+          "Returns the tokens of a text, or of a (text, pair) tuple or list: encode(input).tokens\n"
+          "(HF tokenizers 1.0).\n\n"
+          "    >>> t5.tokenize(\"Hello world\")\n"
+          "    ['▁He', 'll', 'o', '▁world', '</s>']\n"
+          "    >>> t5.tokenize((\"Hi\", \"you\"), add_special_tokens=False)\n"
+          "    ['▁', 'H', 'i', '▁you']")
       .def(
           "decode_batch",
           [](const snaptok::Pipeline& t, nb::handle sequences, bool skip_special_tokens) {

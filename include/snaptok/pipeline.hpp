@@ -389,6 +389,13 @@ class Pipeline {
 
   /// Returns the text of `ids` (HF Tokenizer::decode).
   std::string decode(std::span<const std::uint32_t> ids, bool skip_special_tokens = true) const {
+    return decode_tokens(tokens_of(ids, skip_special_tokens));
+  }
+
+  /// Returns the token of each of `ids`, before the decoder (HF 1.0's
+  /// Tokenizer.decode_tokens); ids that no token has are left out, e.g.
+  ///   tokens_of({15496, 995}) -> {"Hello", "Ġworld"}.
+  std::vector<std::string> tokens_of(std::span<const std::uint32_t> ids, bool skip_special_tokens) const {
     const auto settings = settings_.load();
     const AddedVocabulary& added = *settings->added_tokens;
     std::vector<std::string> tokens;
@@ -402,7 +409,7 @@ class Pipeline {
       if (skip_special_tokens && added.is_special(*token)) continue;
       tokens.push_back(std::move(*token));
     }
-    return decode_tokens(std::move(tokens));
+    return tokens;
   }
 
   std::optional<std::uint32_t> token_to_id(std::string_view token) const {
