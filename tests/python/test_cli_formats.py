@@ -290,3 +290,54 @@ def test_add_boundaries():
     assert ids.tolist() == [5, 6, 0, 0, 7, 0] and offsets.tolist() == [0, 3, 4, 6]
     ids, offsets = add_boundaries(np.array([5], np.uint16), np.array([0, 0, 1]), 9, 8)
     assert ids.tolist() == [9, 8, 9, 5, 8] and offsets.tolist() == [0, 2, 5] and ids.dtype == np.uint16
+
+
+def test_parquet_keeps_fields_from_jsonl_and_parquet_inputs(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    docs = _docs()[:120]
+    records = [{"text": d, "id": i, "url": f"https://x/{i}"} for i, d in enumerate(docs)]
+    records[5].pop("url")  # a missing field is a null
+    with open(tmp_path / "in.jsonl", "w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    pq.write_table(pa.table({"text": docs, "id": list(range(len(docs))), "lang": ["en"] * len(docs)}),
+                   tmp_path / "in.parquet", row_group_size=17)
+    want = hf_ids(GPT2, docs)
+    for src, keep, extra in ((tmp_path / "in.jsonl", "id,url", []), (tmp_path / "in.parquet", "id,lang", []),
+                             (tmp_path / "in.jsonl", "id", ["--shard-size", "500", "--batch-bytes", "1K"])):
+        out = tmp_path / f"{src.suffix[1:]}-{keep.replace(',', '-')}-{len(extra)}.parquet"
+        assert cli.main(["encode", str(src), "--format", "parquet", "--keep-fields", keep, *extra,
+                         "-o", str(out), "-q"]) == 0
+        files = sorted(tmp_path.glob(out.stem + "-0*.parquet")) if extra else [out]
+        assert len(files) > 2 if extra else True
+        table = pa.concat_tables([pq.read_table(p) for p in files])
+        assert table.column_names == keep.split(",") + ["input_ids"]
+        assert table.column("id").to_pylist() == list(range(len(docs)))
+        assert table.column("input_ids").to_pylist() == want
+        if "url" in keep:
+            assert table.column("url").to_pylist() == [r.get("url") for r in records]
+        if "lang" in keep:
+            assert set(table.column("lang").to_pylist()) == {"en"}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--format", "npz", "--keep-fields", "id"], "--keep-fields applies to --format parquet only"),
+    (["--format", "parquet", "--keep-fields", "id", "--lines"], "needs JSON Lines or Parquet inputs"),
+])
+def test_keep_fields_errors(tmp_path, capsys, args, message):
+    src = write_lines(tmp_path / "l.txt", ["a", "b"])
+    assert cli.main(["encode", str(src), *args, "-o", str(tmp_path / "o")]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_keep_fields_type_change_is_an_error(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    with open(tmp_path / "in.jsonl", "w", encoding="utf-8") as f:
+        for i in range(40):
+            f.write(json.dumps({"text": "x y", "id": i if i < 20 else f"s{i}"}) + "\n")
+    assert cli.main(["encode", str(tmp_path / "in.jsonl"), "--format", "parquet", "--keep-fields", "id",
+                     "-o", str(tmp_path / "o.parquet")]) == 2
+    err = capsys.readouterr().err
+    assert "--keep-fields 'id': values Parquet cannot store in one column" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]

@@ -145,6 +145,9 @@ def _build_parser() -> argparse.ArgumentParser:
     enc.add_argument("--bos-token", default=None, metavar="TEXT",
                      help="the BOS token (default: tokenizer_config.json's bos_token, else the "
                      "first of <|begin_of_text|>, <s>, <bos>, <|bos|>)")
+    enc.add_argument("--keep-fields", default=None, metavar="A,B",
+                     help="parquet: copy these JSON fields or Parquet columns of each document "
+                     "beside its input_ids (a missing JSON field is a null)")
     enc.add_argument("--arrow-int32", action="store_true",
                      help="parquet: list<int32> ids (what Spark and HF datasets expect) instead of "
                      "large_list<uint32>")

@@ -24,6 +24,7 @@ from . import loading
 from . import progress as progress_mod
 from .common import DEFAULT_FIELD, EXIT_OK, PROG, CliError, Cursor
 from .inputs import Batch, DocumentSource, InputSpec, Skipped, StreamStart, batches
+from .streams import JSONL, PARQUET
 from .pipeline import Encoder, Writer, run_pipeline, sigterm_as_exception
 from .progress import fmt_bytes, fmt_rate
 from .shards import Manifest, OutputLayout, ShardSet, remove_previous, resume_manifest
@@ -44,6 +45,9 @@ def check_output(args: argparse.Namespace) -> Format:
         if args.dtype not in ("auto", "int32"):
             raise CliError(f"--arrow-int32 means --dtype int32, not {args.dtype}")
         args.dtype = "int32"
+    args.keep_fields = [f for f in (args.keep_fields or "").split(",") if f]
+    if args.keep_fields and fmt.name != "parquet":
+        raise CliError("--keep-fields applies to --format parquet only")
     if args.dtype != "auto" and args.dtype not in fmt.dtypes:
         raise CliError(f"--format {fmt.name} stores ids as {' or '.join(fmt.dtypes)}, not {args.dtype}")
     if args.resume and args.shard_size is None:
@@ -131,6 +135,11 @@ def run(args: argparse.Namespace) -> int:
         if args.resume and "-" in paths:
             raise CliError("--resume cannot check standard input against the manifest; give files")
         inputs = [InputSpec(p, jsonl=args.jsonl, lines=args.lines) for p in paths]
+        if args.keep_fields:
+            for spec in inputs:
+                if spec.kind not in (JSONL, PARQUET):
+                    raise CliError(f"{spec.name}: --keep-fields needs JSON Lines or Parquet inputs, "
+                                   "and this is read as plain text")
 
         t0 = time.perf_counter()
         tokenizer, tokenizer_path, tokenizer_sha = loading.load_tokenizer(args.tokenizer)
@@ -149,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
                            "compress": bool(args.compress)},
                 "options": {"add_special_tokens": add_special, "bos": bos, "eos": eos,
                             "lines": bool(args.lines),
-                            "jsonl": bool(args.jsonl), "field": field,
+                            "jsonl": bool(args.jsonl), "field": field, "keep_fields": args.keep_fields,
                             "skip_empty": bool(args.skip_empty)},
                 "tokenizer": {"path": tokenizer_path, "sha256": tokenizer_sha},
                 "inputs": [spec.describe() for spec in inputs],
@@ -165,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
                             "continue it, or --overwrite to replace its shards")
                     remove_previous(layout)
                 manifest = Manifest(layout.manifest_path, header)
-        options = WriterOptions(compress=bool(args.compress), tokenizer_name=args.tokenizer)
+        options = WriterOptions(compress=bool(args.compress), tokenizer_name=args.tokenizer,
+                                keep_fields=tuple(args.keep_fields))
         shards = ShardSet(layout, dtype=dtype, shard_size=args.shard_size, options=options,
                           manifest=manifest)
         resumed = (len(shards.done), shards.documents, shards.tokens) if args.resume else None
@@ -176,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
             total = sum(spec.size for spec in inputs)
         progress = None if args.quiet else progress_mod.make_progress(total, args.progress, err_stream)
         source = DocumentSource(inputs, field=field, skip_empty=args.skip_empty,
-                                batch_bytes=args.batch_bytes, start=start)
+                                batch_bytes=args.batch_bytes, start=start, keep_fields=args.keep_fields)
         encoder = Encoder(tokenizer, add_special, args.threads, dtype, bos=bos, eos=eos)
         writer = Writer(shards)
         counts = {"done": 0, "skipped": 0, "tokens": 0}

@@ -47,11 +47,12 @@ __all__ = ["Batch", "DocumentSource", "Docs", "InputSpec", "Skipped", "StreamChu
 class Docs:
     """Whole documents from one input; ``ends[j]``/``lines[j]``: the cursor
     offset and line after document j, in input ``next_input``. They are only
-    needed where a shard ends, so ``locate()`` may compute them on demand."""
+    needed where a shard ends, so ``locate()`` may compute them on demand.
+    ``fields``: {name: values, one per document} of --keep-fields, or None."""
 
-    __slots__ = ("docs", "next_input", "_ends", "_lines", "consumed", "text_bytes", "_locate")
+    __slots__ = ("docs", "next_input", "_ends", "_lines", "consumed", "text_bytes", "_locate", "fields")
 
-    def __init__(self, docs, next_input, ends, lines, consumed, text_bytes, locate=None):
+    def __init__(self, docs, next_input, ends, lines, consumed, text_bytes, locate=None, fields=None):
         self.docs = docs
         self.next_input = next_input
         self._ends = ends
@@ -59,6 +60,7 @@ class Docs:
         self.consumed = consumed
         self.text_bytes = text_bytes
         self._locate = locate
+        self.fields = fields
 
     def cursor_at(self, j: int) -> Cursor:
         if self._ends is None:
@@ -113,6 +115,13 @@ class Batch:
         if len(self.parts) == 1:
             return self.parts[0].docs
         return list(itertools.chain.from_iterable(p.docs for p in self.parts))
+
+    def fields(self) -> Optional[dict]:
+        """{name: values, one per document} of --keep-fields, or None."""
+        kept = [p.fields for p in self.parts if p.docs]
+        if not kept or kept[0] is None:
+            return None
+        return {name: list(itertools.chain.from_iterable(f[name] for f in kept)) for name in kept[0]}
 
     def cursor(self, j: int) -> Cursor:
         """The cursor after the batch's document j."""
@@ -183,9 +192,10 @@ class DocumentSource:
     """Reads the inputs from ``start`` on and yields events (see the module doc)."""
 
     def __init__(self, inputs: Sequence[InputSpec], *, field: str, skip_empty: bool,
-                 batch_bytes: int, start: Cursor = Cursor(0, 0, 1)):
+                 batch_bytes: int, start: Cursor = Cursor(0, 0, 1), keep_fields: Sequence[str] = ()):
         self.inputs = inputs
         self.field = field
+        self.keep_fields = list(keep_fields)  # JSON fields or Parquet columns copied beside the ids
         self.skip_empty = skip_empty
         self.block = batch_bytes  # documents longer than this stream, in read_bytes blocks
         self.read_bytes = max(MIN_READ, min(batch_bytes // 4, MAX_READ))
@@ -403,21 +413,23 @@ class DocumentSource:
         text = decode_utf8(spec.name, block, offset, line_no)
         if offset == 0 and text.startswith("\ufeff"):
             text = text[1:]
-        docs, kept = self._json_docs(spec.name, text.split("\n"), line_no)
+        docs, kept, fields = self._json_docs(spec.name, text.split("\n"), line_no)
         idx = np.asarray(kept, dtype=np.int64)
         text_bytes = sum(map(len, docs))
         self.text_bytes += text_bytes
-        return Docs(docs, i, ends[idx], idx + line_no + 1, 0, text_bytes), len(ends)
+        return Docs(docs, i, ends[idx], idx + line_no + 1, 0, text_bytes, fields=fields), len(ends)
 
     def _json_docs(self, name: str, lines: List[str], line_no: int):
-        """Returns (documents, indices of the lines they came from). ASCII texts
-        stay ``str`` (the engine reads their UTF-8 without a copy); others
-        become ``bytes``, which also rejects unpaired surrogate escapes."""
+        """Returns (documents, indices of the lines they came from, the
+        --keep-fields values or None). ASCII texts stay ``str`` (the engine
+        reads their UTF-8 without a copy); others become ``bytes``, which also
+        rejects unpaired surrogate escapes."""
         field = self.field
         skip_empty = self.skip_empty
         scan = _JSON_SCAN
         docs: list = []
         kept: List[int] = []
+        fields = {f: [] for f in self.keep_fields} if self.keep_fields else None
         for k, line in enumerate(lines):
             if not line:
                 continue
@@ -449,7 +461,10 @@ class DocumentSource:
                 continue
             docs.append(value)
             kept.append(k)
-        return docs, kept
+            if fields is not None:
+                for f, values in fields.items():
+                    values.append(obj.get(f))  # a missing field is a null
+        return docs, kept, fields
 
     def _parquet(self, i: int, spec: InputSpec, start_row: int):
         import pyarrow as pa
@@ -462,9 +477,11 @@ class DocumentSource:
         except (pa.ArrowException, OSError) as e:
             raise CliError(f"{name}: not a readable Parquet file: {e}") from None
         schema = pf.schema_arrow
-        if schema.get_field_index(field) < 0:
-            cols = ", ".join(repr(n) for n in schema.names[:8]) or "none"
-            raise CliError(f"{name}: no column {field!r} (columns: {cols}); choose one with --field")
+        for column in (field, *self.keep_fields):
+            if schema.get_field_index(column) < 0:
+                cols = ", ".join(repr(n) for n in schema.names[:8]) or "none"
+                hint = "choose one with --field" if column == field else "check --keep-fields"
+                raise CliError(f"{name}: no column {column!r} (columns: {cols}); {hint}")
         typ = schema.field(field).type
         is_text = pa.types.is_string(typ) or pa.types.is_large_string(typ) or (
             hasattr(pa.types, "is_string_view") and pa.types.is_string_view(typ))
@@ -493,11 +510,11 @@ class DocumentSource:
             return
         try:
             for batch in pf.iter_batches(batch_size=rows_per_batch, row_groups=groups,
-                                         columns=[field], use_threads=True):
-                col = batch.column(0)
+                                         columns=[field, *self.keep_fields], use_threads=True):
                 if skip:
-                    drop = min(skip, len(col))
-                    col, row, skip = col.slice(drop), row + drop, skip - drop
+                    drop = min(skip, batch.num_rows)
+                    batch, row, skip = batch.slice(drop), row + drop, skip - drop
+                col = batch.column(0)
                 n = len(col)
                 if not n:
                     continue
@@ -515,15 +532,20 @@ class DocumentSource:
                                            f"UTF-8 at byte offset {e.start}: {e.reason}") from None
                 ends = np.arange(row + 1, row + n + 1, dtype=np.int64)
                 text_bytes = int(pc.sum(pc.binary_length(col)).as_py() or 0)
+                fields = ({f: batch.column(k + 1).to_pylist() for k, f in enumerate(self.keep_fields)}
+                          if self.keep_fields else None)
                 if self.skip_empty:
                     keep = np.asarray(pc.greater(pc.binary_length(col), 0))
                     if not keep.all():
                         docs = list(itertools.compress(docs, keep))
                         ends = ends[keep]
+                        if fields is not None:
+                            fields = {f: list(itertools.compress(v, keep)) for f, v in fields.items()}
                 row += n
                 raw = spec.size * row // total_rows
                 self.text_bytes += text_bytes
-                yield Docs(docs, i, ends, np.zeros(len(ends), np.int64), raw - done_raw, text_bytes)
+                yield Docs(docs, i, ends, np.zeros(len(ends), np.int64), raw - done_raw, text_bytes,
+                           fields=fields)
                 done_raw = raw
         except pa.ArrowException as e:
             raise CliError(f"{name}: cannot read Parquet data near row {row}: {e}") from None

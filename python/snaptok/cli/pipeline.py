@@ -106,7 +106,7 @@ class Writer:
         try:
             if isinstance(item, Batch):
                 if result is not None:
-                    self.shards.add_documents(result[0], result[1], item.cursor)
+                    self.shards.add_documents(result[0], result[1], item.cursor, item.fields())
             elif isinstance(item, StreamStart):
                 self.shards.begin_document()
                 if result is not None:

@@ -407,9 +407,10 @@ class ShardSet:
             self.manifest.save()
 
     def add_documents(self, ids: np.ndarray, offsets: np.ndarray,
-                      cursor: Callable[[int], Cursor]) -> None:
+                      cursor: Callable[[int], Cursor], fields: Optional[dict] = None) -> None:
         """Whole documents: ids and their offsets (len n+1, from 0);
-        cursor(j) is where reading resumes after document j."""
+        cursor(j) is where reading resumes after document j; `fields`, the
+        --keep-fields values of each document, or None."""
         n = len(offsets) - 1
         start = 0
         while start < n:
@@ -424,6 +425,8 @@ class ShardSet:
             stop = int(offsets[last + 1])
             ends = offsets[start + 1 : last + 2] - base + shard.tokens
             shard.write_ids(ids[base:stop])
+            if fields is not None:
+                shard.add_fields({name: values[start : last + 1] for name, values in fields.items()})
             shard.add_ends(ends)
             self.documents += last + 1 - start
             self.tokens += stop - base

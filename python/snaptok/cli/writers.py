@@ -44,10 +44,11 @@ _CHUNK = 1 << 20  # index entries per pass over a spool
 @dataclass(frozen=True)
 class WriterOptions:
     """What a writer needs beyond ids: ``compress`` (npz), ``tokenizer_name``
-    (datatrove's metadata) and ``row_group_ids`` (parquet)."""
+    (datatrove's metadata), ``row_group_ids`` and ``keep_fields`` (parquet)."""
     compress: bool = False
     tokenizer_name: str = ""
     row_group_ids: int = 8 << 20
+    keep_fields: tuple = ()
 
 
 def npy_header(dtype, length: int) -> bytes:
@@ -105,6 +106,10 @@ class ShardWriter:
         if ends.size:
             self._write_ends(np.ascontiguousarray(ends, dtype="<i8"))
             self.documents += int(ends.size)
+
+    def add_fields(self, fields: dict) -> None:
+        """The --keep-fields values of the documents whose ends come next."""
+        raise CliError("--keep-fields applies to --format parquet only")
 
     def _raw(self, ids: np.ndarray) -> memoryview:
         return memoryview(np.ascontiguousarray(ids, self.dtype.newbyteorder("<"))).cast("B")
@@ -270,26 +275,32 @@ class LlmcShard(ShardWriter):
 
 
 class ParquetShard(ShardWriter):
-    """One row per document, column ``input_ids``: ``large_list<uint32>``, or
-    ``list<int32>`` when the dtype is int32 (what Spark and HF datasets expect).
-    Rows go out in row groups of about ``options.row_group_ids`` ids."""
+    """One row per document: the ``options.keep_fields`` columns (their types
+    those of the first row group's values), then ``input_ids``:
+    ``large_list<uint32>``, or ``list<int32>`` when the dtype is int32 (what
+    Spark and HF datasets expect). Rows go out in row groups of about
+    ``options.row_group_ids`` ids."""
 
     def __init__(self, files, dtype, options):
         super().__init__(files, dtype, options)
-        pa, pq = _pyarrow()
+        pa, self._pq = _pyarrow()
         self._pa = pa
         int32 = self.dtype == np.int32
         self._list_type = pa.list_(pa.int32()) if int32 else pa.large_list(pa.uint32())
         self._offset_type = np.int32 if int32 else np.int64
-        self._schema = pa.schema([("input_ids", self._list_type)])
+        self._schema = None  # set by the first row group (the kept fields' types)
+        self._writer = None
         self._tmp = temp_path(files[0])
         self._temps.append(self._tmp)
-        self._writer = pq.ParquetWriter(self._tmp, self._schema)
-        self._open.append(self._writer)
         self._ids: List[np.ndarray] = []  # ids not yet in a row group
         self._pending = 0                 # their count
         self._ends: List[np.ndarray] = []  # ends (shard offsets) of the complete rows among them
+        self._fields = {name: [] for name in options.keep_fields}  # their kept values
         self._base = 0                     # shard offset of self._ids[0]
+
+    def add_fields(self, fields):
+        for name, values in self._fields.items():
+            values.extend(fields[name])
 
     def _write_ids(self, ids):
         self._ids.append(np.asarray(ids))
@@ -311,16 +322,38 @@ class ParquetShard(ShardWriter):
         values = self._pa.array(held[:stop].astype(np.int32 if self.dtype == np.int32 else np.uint32))
         column = (self._pa.ListArray if self.dtype == np.int32 else self._pa.LargeListArray).from_arrays(
             self._pa.array(offsets), values)
-        self._writer.write_table(self._pa.Table.from_arrays([column], schema=self._schema))
+        kept = [self._field_array(name, values) for name, values in self._fields.items()]
+        if self._writer is None:
+            self._start([(name, array.type) for name, array in zip(self._fields, kept)])
+        self._writer.write_table(self._pa.Table.from_arrays(kept + [column], schema=self._schema))
+        self._fields = {name: [] for name in self._fields}
         rest = held[stop:]
         self._ids = [rest] if rest.size else []
         self._pending = int(rest.size)
         self._ends = []
         self._base += stop
 
+    def _start(self, kept_types) -> None:
+        """Opens the file with the schema: the kept fields, then input_ids."""
+        self._schema = self._pa.schema(kept_types + [("input_ids", self._list_type)])
+        self._writer = self._pq.ParquetWriter(self._tmp, self._schema)
+        self._open.append(self._writer)
+
+    def _field_array(self, name: str, values: list):
+        """The kept field's values as the schema's type (inferred the first time)."""
+        pa = self._pa
+        try:
+            if self._schema is None:
+                return pa.array(values)
+            return pa.array(values, type=self._schema.field(name).type)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError) as e:
+            was = f" (it held {self._schema.field(name).type} before)" if self._schema is not None else ""
+            raise CliError(f"--keep-fields {name!r}: values Parquet cannot store in one column{was}: {e}") from None
+
     def close(self) -> List[int]:
         self._flush()
-        if self.documents == 0:  # a file with the schema and no rows
+        if self._writer is None:  # no rows: a file with the schema
+            self._start([(name, self._pa.null()) for name in self._fields])
             self._writer.write_table(self._schema.empty_table())
         self._writer.close()
         self._open = []
