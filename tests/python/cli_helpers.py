@@ -70,7 +70,7 @@ def load_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_memmap(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Reads BASE.bin + BASE.idx.npy (--format memmap) the way the README tells users to."""
+    """Reads BASE.bin + BASE.idx.npy (--format memmap) the way docs/cli.md tells users to."""
     path = Path(path)
     offsets = np.load(path.with_suffix(".idx.npy"))
     assert offsets.dtype == np.int64 and offsets[0] == 0
@@ -83,7 +83,7 @@ def load_memmap(path: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_megatron(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Reads PREFIX.bin + PREFIX.idx by the layout in the README (Megatron's own
+    """Reads PREFIX.bin + PREFIX.idx by the layout in docs/cli.md (Megatron's own
     reader runs in test_cli_formats.py)."""
     raw = Path(path).with_suffix(".idx").read_bytes()
     assert raw[:9] == b"MMIDIDX\0\0"

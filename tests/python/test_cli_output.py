@@ -71,7 +71,7 @@ def test_memmap_read_as_the_readme_shows(tmp_path):
     src = _lines_file(tmp_path)
     assert cli.main(["encode", str(src), "--lines", "-o", str(tmp_path / "out.bin"), "-q"]) == 0
     os.chdir(tmp_path)
-    # The README's reader, verbatim:
+    # docs/cli.md's reader, verbatim:
     ids = np.memmap("out.bin", dtype=np.uint32, mode="r")
     offsets = np.load("out.idx.npy")
     doc = ids[offsets[3]:offsets[3 + 1]]

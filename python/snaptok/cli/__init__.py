@@ -78,7 +78,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "Tokenize a corpus of any size, streaming, into a NumPy .npz with arrays 'ids'\n"
             "(all documents' token ids, concatenated) and 'offsets' (int64, n_documents+1;\n"
             "document i is ids[offsets[i]:offsets[i+1]]), or into the files a trainer reads\n"
-            "(--format; layouts in the README):\n"
+            "(--format; layouts in docs/cli.md):\n"
             "  memmap     OUT.bin raw ids (nanoGPT, OLMo) + OUT.idx.npy int64 offsets\n"
             "  megatron   PREFIX.bin + PREFIX.idx, Megatron-core/NeMo's indexed dataset\n"
             "  datatrove  OUT.ds + .ds.index + .ds.metadata, as datatrove's DocumentTokenizer\n"

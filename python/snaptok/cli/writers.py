@@ -1,6 +1,6 @@
 """The shard writers of ``snaptok encode``: one class per ``--format`` but
 npz (``shards.NpzShard``, with the zip writer), each the layout a trainer
-reads. The README's "Output formats" section gives every layout byte by byte;
+reads. docs/cli.md ("Output formats for trainers") gives every layout;
 the tests read the files back with the consumers' own readers.
 
 * ``memmap``: ``.bin`` raw little-endian ids, no header (nanoGPT, OLMo);
