@@ -30,11 +30,12 @@ class Regex {
  public:
   /// Compiles `pattern`; `where` names the JSON path for errors. A pattern a
   /// hand-written scanner reproduces exactly (scanners/registry.hpp: GPT-2,
-  /// cl100k, o200k, ...) runs on that scanner unless `use_scanner` is false.
+  /// cl100k, o200k, ..., and the family members recognised by structure)
+  /// runs on that scanner unless `use_scanner` is false.
   Regex(std::string_view pattern, std::string_view where, bool use_scanner = true)
       : pattern_(pattern),
         where_(where),
-        scanner_(use_scanner ? scanners::find_scanner(pattern) : scanners::ScannerKind::kNone) {
+        scanner_(use_scanner ? scanners::recognize_scanner(pattern) : scanners::Scanner{}) {
     const std::string pinned = pin_unicode_classes(pattern);
     static std::once_flag init;
     std::call_once(init, [] {
@@ -59,9 +60,11 @@ class Regex {
 
   /// Returns the name of the hand-written scanner this regex runs on
   /// ("gpt2", "cl100k", "o200k", ...), or "" when it runs on Oniguruma.
-  std::string_view scanner_name() const noexcept { return scanners::scanner_name(scanner_); }
+  std::string_view scanner_name() const noexcept { return scanners::scanner_name(scanner_.kind); }
   /// The hand-written scanner this regex runs on (kNone: Oniguruma).
-  scanners::ScannerKind scanner() const noexcept { return scanner_; }
+  scanners::ScannerKind scanner() const noexcept { return scanner_.kind; }
+  /// The rules of a kSplitRules scanner (scanners/registry.hpp).
+  const scanners::SplitRules& scanner_rules() const noexcept { return scanner_.rules; }
 
   /// Backtracking bounds, so that a pattern that backtracks catastrophically
   /// fails with an Error instead of hanging.
@@ -162,7 +165,7 @@ class Regex {
 
   std::string pattern_;
   std::string where_;
-  scanners::ScannerKind scanner_;
+  scanners::Scanner scanner_;
   std::unique_ptr<regex_t, RegexFree> re_;
 };
 

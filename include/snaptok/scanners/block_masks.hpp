@@ -94,8 +94,10 @@ class BlockMasks {
 
   // Returns the end of the run of bytes in `Set` from i: the first j >= i
   // whose byte is not in Set, or the text size.
+  // (Forced inline: with more scanners in a translation unit calling it,
+  // GCC left it out of line, +2.4% of cl100k's instructions.)
   template <unsigned Set>
-  std::size_t run_end(std::size_t i) noexcept {
+  SNAPTOK_ALWAYS_INLINE std::size_t run_end(std::size_t i) noexcept {
     for (;;) {
       std::size_t k = i - base_;  // wraps when i < base_
       if (k >= simd::kBlockBytes) {

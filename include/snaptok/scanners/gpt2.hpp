@@ -15,6 +15,10 @@
 // end of the text can satisfy `$`, which is where \s+(?!\S) would take the
 // whole run too; and \s+(?!\S) fails only on a single space char before a
 // non-space, which \s and \s+ both take alone.
+//
+// With `SingleDigits` it reproduces the variant with ` ?\p{N}` for
+// ` ?\p{N}+` (kGpt2SingleDigitPattern): each digit a match of its own, the
+// first after a ' ' with it.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +37,8 @@ inline constexpr std::string_view kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 inline constexpr std::string_view kGpt2TiktokenPattern =
     R"('(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s)";
+inline constexpr std::string_view kGpt2SingleDigitPattern =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 
 // Returns the length of the contraction ('s 't 're 've 'm 'll 'd) at s[i],
 // or 0.
@@ -70,7 +76,8 @@ inline std::size_t gpt2_space_end(split_detail::Text& x, std::size_t i) noexcept
 // Returns the end of the match that starts at i < size(): the pattern's
 // alternatives tried in order, one code point class at a time (the walker
 // for text the block algebra below does not settle).
-inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std::size_t i) {
+template <bool SingleDigits>
+std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std::size_t i) {
   using split_detail::kAsciiL;
   using split_detail::kAsciiN;
   using split_detail::kAsciiPunct;
@@ -88,14 +95,14 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
   if (d < 0x80) {
     const std::uint8_t f = x.blocks[d];
     if (f & kFlagL) return x.run_end<kAsciiL>(q + 1, letter);
-    if (f & kFlagN) return x.run_end<kAsciiN>(q + 1, number);
+    if (f & kFlagN) return SingleDigits ? q + 1 : x.run_end<kAsciiN>(q + 1, number);
     if (!(f & kFlagSpace)) return x.run_end<kAsciiPunct>(q + 1, other);
     return gpt2_space_end(x, i);
   }
   std::size_t len;
   switch (class_of_flags(x.flags(q, len))) {
     case kLetter: return x.run_end<kAsciiL>(q + len, letter);
-    case kNumber: return x.run_end<kAsciiN>(q + len, number);
+    case kNumber: return SingleDigits ? q + len : x.run_end<kAsciiN>(q + len, number);
     case kOther: return x.run_end<kAsciiPunct>(q + len, other);
     default: return gpt2_space_end(x, i);
   }
@@ -105,7 +112,7 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 // a match starts at base + j, if the match in progress started before it),
 // by algebra over the block's class masks `m`:
 //  - a match starts where the class (letter, digit, space, punctuation with
-//    the apostrophe) changes;
+//    the apostrophe) changes, and at every digit with `SingleDigits`;
 //  - the last space of a run, before a non-space, is a match of its own
 //    (`\s+(?!\S)` stops short of it); a ' ' there prefixes the next match;
 //  - a contraction at a match start is a match, and a new one starts after it.
@@ -114,6 +121,7 @@ inline std::size_t gpt2_match_end(split_detail::Text& x, std::string_view s, std
 // the ASCII run before the first, split_detail::settle_limit), and none of a
 // block that opens with an apostrophe after a non-ASCII char (see
 // split_detail::BlockVerdict).
+template <bool SingleDigits>
 SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail::Text& x, std::string_view s,
                                                                    std::size_t base, const simd::ByteClassMasks& m,
                                                                    std::uint64_t& starts) {
@@ -130,7 +138,7 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
   const std::uint64_t punct = m.apostrophe | m.other;
   const std::uint64_t same =
       (m.letter & shifted_in(m.letter, cls::kClassLetter)) |
-      (m.digit & shifted_in(m.digit, cls::kClassDigit)) |
+      (SingleDigits ? 0 : m.digit & shifted_in(m.digit, cls::kClassDigit)) |
       (punct & shifted_in(punct, cls::kClassApostrophe | cls::kClassOther)) |
       (m.space & shifted_in(m.space, cls::kClassSpace));
   // Bit j: the code point after byte j is a space, or the text ends there
@@ -169,21 +177,22 @@ SNAPTOK_ALWAYS_INLINE split_detail::BlockVerdict gpt2_block_starts(split_detail:
   return BlockVerdict::before(settled);
 }
 
-/// Calls fn(start, end) for each successive match of the GPT-2 pattern, e.g.
+/// Calls fn(start, end) for each successive match of the GPT-2 pattern (with
+/// `SingleDigits`, of kGpt2SingleDigitPattern), e.g.
 ///   scan_gpt2(text, [](std::size_t s, std::size_t e) {...});
 /// 64-byte blocks are cut by mask algebra (gpt2_block_starts); the walker
 /// (gpt2_match_end) takes, code point by code point, a block with non-ASCII
 /// bytes from the ASCII run before the first up to the last, and a
 /// contraction across a block's end (see split_detail::scan_blocks).
-template <class Fn>
+template <bool SingleDigits = false, class Fn>
 void scan_gpt2(std::string_view s, Fn&& fn) {
   split_detail::Text x(s, char_flags());
   split_detail::scan_blocks(
       s,
       [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
-        return gpt2_block_starts(x, s, base, m, starts);
+        return gpt2_block_starts<SingleDigits>(x, s, base, m, starts);
       },
-      [&](std::size_t i) { return gpt2_match_end(x, s, i); }, fn);
+      [&](std::size_t i) { return gpt2_match_end<SingleDigits>(x, s, i); }, fn);
 }
 
 }  // namespace snaptok::scanners

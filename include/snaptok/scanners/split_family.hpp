@@ -20,6 +20,10 @@
 // Kimi: o200k with a leading [\p{Han}]+ alternative, the case classes
 //   intersected with [^\p{Han}], and a [\r\n]* punct tail.
 // (the exact strings are the k*Pattern constants below).
+// The listed patterns run on scan_split<R>, their rules compiled in; any
+// other family member that pattern_family.hpp recognises, on
+// scan_split_with(rules), the same code reading its rules at run time
+// (about 10% slower than compiled rules, still ~30x Oniguruma).
 //
 // Oniguruma facts these rely on: (?i) lets 's' match U+017F LATIN SMALL
 // LETTER LONG S and the other contraction letters only their ASCII cases;
@@ -39,6 +43,14 @@
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/simd/byte_classes.hpp"
 #include "snaptok/simd/dispatch.hpp"
+
+// Keeps a scanner function out of line where GCC's inliner, left to
+// itself, inlines it and then runs out of budget for the helpers inside.
+#if defined(__GNUC__) || defined(__clang__)
+#define SNAPTOK_SCANNER_OUT_OF_LINE __attribute__((noinline))
+#else
+#define SNAPTOK_SCANNER_OUT_OF_LINE
+#endif
 
 namespace snaptok::scanners {
 
@@ -80,6 +92,8 @@ struct SplitRules {
   bool punct_excludes_marks;  // [^\s\p{L}\p{M}\p{N}] instead of [^\s\p{L}\p{N}]
   bool punct_tail_slash;      // [\r\n/]* instead of [\r\n]* after punct
   bool space_run_to_end;      // tiktoken's \s++$ before \s*[\r\n]
+
+  friend constexpr bool operator==(const SplitRules&, const SplitRules&) = default;
 };
 
 inline constexpr SplitRules kCl100kRules{Contraction::kLeading, Letters::kL, false, 3, false, false, false};
@@ -91,6 +105,21 @@ inline constexpr SplitRules kQwen35Rules{Contraction::kLeading, Letters::kLM, fa
 inline constexpr SplitRules kO200kRules{Contraction::kSuffix, Letters::kCaseSplit, false, 3, false, true, false};
 inline constexpr SplitRules kNemotronRules{Contraction::kNone, Letters::kCaseSplit, false, 1, false, true, false};
 inline constexpr SplitRules kKimiRules{Contraction::kSuffix, Letters::kCaseSplit, true, 3, false, false, false};
+
+// The rules `V` as compile-time constants: scan_split_with() reads the rules
+// through the same member names from a FixedRules (each test folds away) or
+// from a SplitRules value (a rule set known only at run time, each test a
+// branch).
+template <SplitRules V>
+struct FixedRules {
+  static constexpr Contraction contraction = V.contraction;
+  static constexpr Letters letters = V.letters;
+  static constexpr bool han_first = V.han_first;
+  static constexpr std::uint8_t max_digits = V.max_digits;
+  static constexpr bool punct_excludes_marks = V.punct_excludes_marks;
+  static constexpr bool punct_tail_slash = V.punct_tail_slash;
+  static constexpr bool space_run_to_end = V.space_run_to_end;
+};
 
 namespace split_detail {
 
@@ -482,7 +511,7 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
 }
 
 // Sets `block_starts` to the match starts in a block of the family pattern
-// `R`, by algebra over its class masks:
+// `R` (a FixedRules or a SplitRules), by algebra over its class masks:
 //  - a match starts where the class (letter, digit, space, punctuation with
 //    the apostrophe) changes, between digit groups, and, where words split
 //    by case (o200k), at an upper-case letter after a lower-case one;
@@ -502,8 +531,12 @@ inline std::uint64_t later_digit_groups(std::uint64_t digit, unsigned max_digits
 // after its start, an apostrophe just after a non-ASCII char (cl100k), '/'
 // after punctuation and CR/LF (o200k), or the text's end for tiktoken's
 // \s++$.
-template <SplitRules R>
-SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t base, const simd::ByteClassMasks& masks,
+// (Out of line, as it was while the rules were a template argument: inlined
+// into scan_split_with, it left BlockMasks::run_end out of line, +2.4% of
+// cl100k's instructions.)
+template <class Rules>
+SNAPTOK_HOT_CODE SNAPTOK_SCANNER_OUT_OF_LINE BlockVerdict family_block_starts(Rules R, const Text& x, std::size_t base,
+                                                  const simd::ByteClassMasks& masks,
                                                   std::uint64_t& block_starts) noexcept {
   namespace cls = simd::detail;
   const AsciiBlock k(x, base, masks);
@@ -563,16 +596,16 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
     prefix_before = true;
   }
   starts &= ~(((prefix | punct_prefix) << 1) | std::uint64_t{prefix_before});
-  if constexpr (R.max_digits == 1) {
+  if (R.max_digits == 1) {
     starts |= m.digit;
-  } else if constexpr (R.max_digits > 1) {
+  } else if (R.max_digits > 1) {
     starts |= later_digit_groups(m.digit, R.max_digits);
   }
-  if constexpr (R.letters == Letters::kCaseSplit) {
+  if (R.letters == Letters::kCaseSplit) {
     const bool lower_before = base > 0 && static_cast<unsigned char>(x.b[base - 1] - 'a') < 26;
     starts |= m.upper & (((m.letter & ~m.upper) << 1) | std::uint64_t{lower_before});
   }
-  if constexpr (R.punct_tail_slash) {
+  if (R.punct_tail_slash) {
     // [\r\n/]*: a '/' after CR/LF that end punctuation joins its match, and
     // punctuation after that '/' starts a new one. The walker takes every
     // '/' after CR/LF.
@@ -590,7 +623,7 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
       }
     }
   }
-  if constexpr (R.contraction == Contraction::kLeading) {
+  if (R.contraction == Contraction::kLeading) {
     // An apostrophe right after a non-ASCII char may belong to that char's
     // punctuation match, which the walker ends past it: then it starts no
     // contraction, and the start after one would be wrong.
@@ -607,7 +640,7 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
       starts &= ~(((std::uint64_t{1} << (c - 1)) - 1) << (j + 1));
       if (base + j + c < x.n) starts |= std::uint64_t{1} << (j + c);
     }
-  } else if constexpr (R.contraction == Contraction::kSuffix) {
+  } else if (R.contraction == Contraction::kSuffix) {
     // An apostrophe after a word's last letter, unless that letter ended a
     // contraction already (one may have begun in the block before). (Both
     // loops take only apostrophes before a letter: a contraction goes on
@@ -639,23 +672,24 @@ SNAPTOK_HOT_CODE BlockVerdict family_block_starts(const Text& x, std::size_t bas
 }  // namespace split_detail
 
 /// Calls fn(start, end) for each successive match of the family pattern
-/// that `R` describes (see the k*Rules constants), e.g.
-///   scan_split<kCl100kRules>(text, [](std::size_t s, std::size_t e) {...});
-template <SplitRules R, class Fn>
-void scan_split(std::string_view s, Fn&& fn) {
+/// that `R` describes: a FixedRules<...> (see scan_split) or, for a rule set
+/// known only at run time, a SplitRules value, e.g.
+///   scan_split_with(SplitRules{Contraction::kLeading, Letters::kL, false, 2, false, false, false}, text, fn);
+template <class Rules, class Fn>
+void scan_split_with(Rules R, std::string_view s, Fn&& fn) {
   using split_detail::kNoMatch;
   using split_detail::kAsciiL;
   using split_detail::kAsciiPunct;
   split_detail::Text x(s, char_flags());
   const std::size_t n = s.size();
-  constexpr std::uint8_t kWord = R.letters == Letters::kLM ? kFlagL | kFlagM : kFlagL;
-  constexpr std::uint8_t kNotPunct = kFlagSpace | kFlagL | kFlagN | (R.punct_excludes_marks ? kFlagM : 0);
+  const std::uint8_t word_flags = R.letters == Letters::kLM ? kFlagL | kFlagM : kFlagL;
+  const std::uint8_t not_punct_flags = kFlagSpace | kFlagL | kFlagN | (R.punct_excludes_marks ? kFlagM : 0);
   // [^\r\n\p{L}\p{N}]: may prefix a word.
   auto prefix = [](unsigned char c, std::uint8_t f) { return !(f & (kFlagL | kFlagN)) && c != '\r' && c != '\n'; };
-  auto word = [](std::uint8_t f) { return (f & kWord) != 0; };
-  auto punct = [](std::uint8_t f) { return (f & kNotPunct) == 0; };
-  auto upper = [](std::uint8_t f) { return (f & kFlagUpper) && !(R.han_first && (f & kFlagHan)); };
-  auto lower = [](std::uint8_t f) { return (f & kFlagLower) && !(R.han_first && (f & kFlagHan)); };
+  auto word = [word_flags](std::uint8_t f) { return (f & word_flags) != 0; };
+  auto punct = [not_punct_flags](std::uint8_t f) { return (f & not_punct_flags) == 0; };
+  auto upper = [R](std::uint8_t f) { return (f & kFlagUpper) && !(R.han_first && (f & kFlagHan)); };
+  auto lower = [R](std::uint8_t f) { return (f & kFlagLower) && !(R.han_first && (f & kFlagHan)); };
   auto suffix = [&](std::size_t e) {
     return R.contraction == Contraction::kSuffix && e < n && s[e] == '\'' ? e + x.contraction(e) : e;
   };
@@ -687,7 +721,7 @@ void scan_split(std::string_view s, Fn&& fn) {
       const std::size_t q = c == ' ' && i + 1 < n ? i + 1 : i;
       const unsigned char d = x.b[q];
       if (static_cast<unsigned char>((d | 0x20) - 'a') < 26) {
-        if constexpr (R.letters != Letters::kCaseSplit) {
+        if (R.letters != Letters::kCaseSplit) {
           return x.run_end<kAsciiL>(q + 1, word);
         } else {
           // upper? lower+ starting in ASCII: the ASCII lower-case letters
@@ -708,7 +742,7 @@ void scan_split(std::string_view s, Fn&& fn) {
         }
       }
     }
-    if (c < 0x80 && c != '\'' && !(x.blocks[c] & kNotPunct) &&
+    if (c < 0x80 && c != '\'' && !(x.blocks[c] & not_punct_flags) &&
         (i + 1 == n || (x.b[i + 1] < 0x80 && !(x.blocks[x.b[i + 1]] & (kFlagL | kFlagN))))) {
       // Fast path: ASCII punct not before a word or a digit.
       return x.tail_end(x.run_end<kAsciiPunct>(i + 1, punct), R.punct_tail_slash);
@@ -720,12 +754,12 @@ void scan_split(std::string_view s, Fn&& fn) {
       e = x.run_end(i + len, [](std::uint8_t g) { return (g & kFlagHan) != 0; });
     } else if (R.contraction == Contraction::kLeading && c == '\'' && x.contraction(i) != 0) {
       e = i + x.contraction(i);
-    } else if constexpr (R.letters != Letters::kCaseSplit) {
-      if (f & kWord) {
+    } else if (R.letters != Letters::kCaseSplit) {
+      if (f & word_flags) {
         e = x.run_end<kAsciiL>(i + len, word);
       } else if (i + len < n && prefix(c, f)) {
         std::size_t len2;
-        if (x.flags(i + len, len2) & kWord) {
+        if (x.flags(i + len, len2) & word_flags) {
           e = x.run_end<kAsciiL>(i + len + len2, word);
         }
       }
@@ -744,7 +778,7 @@ void scan_split(std::string_view s, Fn&& fn) {
           if (!(x.flags(e, len2) & kFlagN)) break;
           e += len2;
         }
-      } else if (!(f & kNotPunct) || (c == ' ' && i + 1 < n && !(x.flags(i + 1, len) & kNotPunct))) {
+      } else if (!(f & not_punct_flags) || (c == ' ' && i + 1 < n && !(x.flags(i + 1, len) & not_punct_flags))) {
         // ` ?[^\s\p{L}\p{N}]+[\r\n]*`; `len` is the first punct char's.
         const std::size_t p = c == ' ' ? i + 1 : i;
         e = x.tail_end(x.run_end<kAsciiPunct>(p + len, punct), R.punct_tail_slash);
@@ -757,10 +791,17 @@ void scan_split(std::string_view s, Fn&& fn) {
   split_detail::scan_blocks(
       s,
       [&](std::size_t base, const simd::ByteClassMasks& m, std::uint64_t& starts) {
-        return split_detail::family_block_starts<R>(x, base, m, starts);
+        return split_detail::family_block_starts(R, x, base, m, starts);
       },
       match_end, fn);
 }
 
+/// Calls fn(start, end) for each successive match of the family pattern
+/// that `R` describes (see the k*Rules constants), e.g.
+///   scan_split<kCl100kRules>(text, [](std::size_t s, std::size_t e) {...});
+template <SplitRules R, class Fn>
+void scan_split(std::string_view s, Fn&& fn) {
+  scan_split_with(FixedRules<R>{}, s, fn);
+}
 
 }  // namespace snaptok::scanners
