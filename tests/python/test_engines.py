@@ -100,7 +100,8 @@ def test_datatrove_step_refuses_what_it_cannot_write_alike(tmp_path):
 def ray_local():
     ray = pytest.importorskip("ray")
     pytest.importorskip("ray.data")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    ray.init(num_cpus=2, object_store_memory=256 << 20, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
     try:
         yield ray
     finally:
