@@ -367,6 +367,23 @@ def corpus_documents(corpus, hf, opts):
                           opts.doc_bytes, opts.max_docs)
 
 
+def corpus_cases(corpus, docs, opts):
+    """The inputs compared for a corpus: (doc index, text, pair text or None,
+    add_special_tokens). Every document with special tokens on and off, every
+    opts.pair_every-th also as a pair with the start of the previous one."""
+    cases = []
+    for i, doc in enumerate(docs):
+        cases.append((i, doc, None, True))
+        if corpus == "builtin/long":
+            continue  # one mode, no pair: these only check size and time
+        cases.append((i, doc, None, False))
+        if opts.pair_every and i % opts.pair_every == opts.pair_every - 1:
+            # The second text is short: with truncation, HF's overflowing
+            # grows as the product of both sides' overflows.
+            cases.append((i, doc, docs[i - 1][:opts.pair_chars], True))
+    return cases
+
+
 def run_corpus(spec, corpus, opts):
     """Compares one tokenizer on one corpus."""
     res = CorpusResult(spec.name, corpus)
@@ -379,16 +396,7 @@ def run_corpus(spec, corpus, opts):
         res.error = "snaptok refuses it: " + st_err[:500]
         return res
     docs = corpus_documents(corpus, hf, opts)
-    cases = []
-    for i, doc in enumerate(docs):
-        cases.append((i, doc, None, True))
-        if corpus == "builtin/long":
-            continue  # one mode, no pair: these only check size and time
-        cases.append((i, doc, None, False))
-        if opts.pair_every and i % opts.pair_every == opts.pair_every - 1:
-            # The second text is short: with truncation, HF's overflowing
-            # grows as the product of both sides' overflows.
-            cases.append((i, doc, docs[i - 1][:opts.pair_chars], True))
+    cases = corpus_cases(corpus, docs, opts)
     mismatched_docs = set()
     for i, doc, pair, add_special in cases:
         if corpus == "builtin/long":
@@ -512,11 +520,9 @@ def format_report(results, table="failures"):
     return "\n".join(lines)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("Examples:")[1] if "Examples:" in __doc__ else None)
+def add_selection_arguments(ap):
+    """The options that choose tokenizers, corpora and documents (shared with
+    compare_hf1.py)."""
     ap.add_argument("--tokenizers", action="append", metavar="GLOB",
                     help="only tokenizers whose name (data/gpt2, shared/t5-small, "
                          "synthetic/<stem>) or path matches; repeatable")
@@ -528,9 +534,6 @@ def main(argv=None):
     ap.add_argument("--doc-bytes", type=int, default=2000, metavar="N",
                     help="documents are corpus chunks of about N bytes, cut at "
                          "line boundaries")
-    ap.add_argument("--fields", default=",".join(ALL_FIELDS),
-                    help="comma-separated subset of: " + ",".join(ALL_FIELDS))
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--pair-every", type=int, default=4, metavar="K",
                     help="also encode every K-th document as a pair with (the "
                          "start of) the previous one (0: never)")
@@ -539,15 +542,34 @@ def main(argv=None):
                          "first N chars")
     ap.add_argument("--long-bytes", type=int, default=1 << 20,
                     help="size of the builtin/long strings")
-    ap.add_argument("--max-long-seconds", type=float, default=10.0,
-                    help="fail when snaptok takes longer on one builtin/long "
-                         "string (0: no timing check)")
     ap.add_argument("--added-limit", type=int, default=None, metavar="N",
                     help="use at most N added tokens per tokenizer")
     ap.add_argument("--shared-data", default=str(default_shared()),
                     help="the shared data folder (default ../shared/data)")
     ap.add_argument("--no-shared", action="store_true",
                     help="use tests/data and the builtin corpora only")
+
+
+def selected_shared(args):
+    """The shared data folder the options select, or None."""
+    shared = None if args.no_shared else Path(args.shared_data)
+    if shared is not None and not shared.is_dir():
+        shared = None
+    return shared
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("Examples:")[1] if "Examples:" in __doc__ else None)
+    add_selection_arguments(ap)
+    ap.add_argument("--fields", default=",".join(ALL_FIELDS),
+                    help="comma-separated subset of: " + ",".join(ALL_FIELDS))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--max-long-seconds", type=float, default=10.0,
+                    help="fail when snaptok takes longer on one builtin/long "
+                         "string (0: no timing check)")
     ap.add_argument("--table", choices=["failures", "full"], default="failures")
     ap.add_argument("--json", metavar="PATH", help="also write every result as JSON")
     ap.add_argument("--via-st", action="store_true",
@@ -558,9 +580,7 @@ def main(argv=None):
     unknown = [f for f in fields if f not in ALL_FIELDS]
     if unknown:
         ap.error(f"unknown fields {unknown}; choose from {ALL_FIELDS}")
-    shared = None if args.no_shared else Path(args.shared_data)
-    if shared is not None and not shared.is_dir():
-        shared = None
+    shared = selected_shared(args)
     tokenizers = discover_tokenizers(shared, args.tokenizers)
     corpora = discover_corpora(shared, args.corpus)
     if not tokenizers or not corpora:
