@@ -631,7 +631,12 @@ TEST_CASE("simd: SNAPTOK_SIMD values") {
   CHECK(parse_target_cap("avx512") == std::nullopt);
   CHECK(parse_target_cap("avx") == std::nullopt);
   CHECK(parse_target_cap("sse4.2") == std::nullopt);
-  CHECK(parse_target_cap("neon") == std::nullopt);
+  CHECK(parse_target_cap("neon") == TargetCap::neon);
+  CHECK(parse_target_cap("NEON") == TargetCap::neon);
+  CHECK(parse_target_cap("sve") == TargetCap::sve);
+  CHECK(parse_target_cap(" Sve2 ") == TargetCap::sve2);
+  CHECK(parse_target_cap("sve3") == std::nullopt);
+  CHECK(parse_target_cap("sve_256") == std::nullopt);
   CHECK(parse_target_cap("avx2x") == std::nullopt);
   CHECK(parse_target_cap(std::string_view("avx2\0", 5)) == std::nullopt);
 }
@@ -667,10 +672,40 @@ TEST_CASE("simd: set_max_target caps the dispatched target") {
   CHECK(rank(snaptok::simd_target()) <= 3);
   set_max_target(TargetCap::avx3);
   CHECK(rank(snaptok::simd_target()) <= 4);
+  // Arm's caps change nothing here.
+  set_max_target(TargetCap::neon);
+  CHECK(snaptok::simd_target() == hwy::TargetName(snaptok::simd::detail::supported_compiled_targets().front()));
+#elif HWY_ARCH_ARM_A64
+  const std::int64_t usable = snaptok::simd::detail::cpu_targets() & HWY_TARGETS;
+  set_max_target(TargetCap::neon);
+  CHECK(snaptok::simd_target() == "NEON");
+  set_max_target(TargetCap::sve);
+  CHECK(snaptok::simd_target() == ((usable & HWY_SVE) != 0 ? "SVE" : "NEON"));
+  set_max_target(TargetCap::sve2);
+  CHECK(snaptok::simd_target() == hwy::TargetName(snaptok::simd::detail::supported_compiled_targets().front()));
+  // x86's caps change nothing here.
+  set_max_target(TargetCap::sse4);
+  CHECK(snaptok::simd_target() == hwy::TargetName(snaptok::simd::detail::supported_compiled_targets().front()));
 #endif
   set_max_target(TargetCap::none);
   const std::string_view best = snaptok::simd_target();
   CHECK(best == hwy::TargetName(snaptok::simd::detail::supported_compiled_targets().front()));
   set_max_target(before);
+}
+
+TEST_CASE("simd: the targets usable here are those the run expects") {
+  // tests/arm/run_qemu.sh names, per emulated CPU, the SIMD targets dispatch
+  // must find (best first; the fallback, SCALAR or EMU128 by compiler, left
+  // out), e.g. "SVE2 SVE NEON" for SVE2 at 256 bits; unset, there is nothing
+  // to compare with.
+  const char* expected = std::getenv("SNAPTOK_TEST_EXPECT_TARGETS");
+  if (expected == nullptr) return;
+  std::string names;
+  for (const std::int64_t t : snaptok::simd::detail::supported_compiled_targets()) {
+    if (t == HWY_SCALAR || t == HWY_EMU128) continue;
+    if (!names.empty()) names += ' ';
+    names += hwy::TargetName(t);
+  }
+  CHECK(names == std::string(expected));
 }
 #endif

@@ -5,9 +5,16 @@
 //
 // On x86 a target is supported when the CPU has every instruction set its
 // code is compiled with (HWY_TARGET_STR in Highway 1.0.3's set_macros-inl.h)
-// and the OS saves the registers the target uses (XCR0). Elsewhere only the
-// baseline the compiler targets is reported (NEON on aarch64): SVE and SVE2,
-// which Highway compiles too, are left out rather than detected untested.
+// and the OS saves the registers the target uses (XCR0). On aarch64 Linux,
+// SVE and SVE2 come from the kernel's hwcaps (AT_HWCAP, AT_HWCAP2; SVE2 as
+// Highway compiles it needs SVE2-AES too) and the fixed-length targets from
+// the vector length the process runs with (PR_SVE_GET_VL): SVE2_128 when it
+// is 16 bytes, as Highway's own dispatch chooses it. SVE_256 (for 32 bytes)
+// is left out: built by GCC 12.2 its kernels miss hits in the upper 16 bytes
+// (a mask Or, svsel_b, is expanded lane by lane; tests/arm/run_qemu.sh's
+// 256-bit run found it), so such a CPU runs SVE2 or SVE, which are right at
+// every length. Elsewhere only the baseline the compiler targets is reported
+// (NEON on aarch64 without Linux's hwcaps).
 //
 //   std::int64_t t = snaptok::simd::detail::cpu_targets();
 //   bool avx2 = (t & HWY_AVX2) != 0;
@@ -24,6 +31,10 @@
 #else
 #include <cpuid.h>
 #endif
+#elif HWY_ARCH_ARM_A64 && defined(__linux__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#define SNAPTOK_ARM_HWCAPS 1
 #endif
 
 namespace snaptok::simd::detail {
@@ -68,6 +79,21 @@ inline std::uint64_t xcr0() noexcept {
 constexpr bool has_all(std::uint32_t have, std::uint32_t want) noexcept { return (have & want) == want; }
 #endif
 
+#ifdef SNAPTOK_ARM_HWCAPS
+// Linux's arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h), spelled
+// out so that older libc headers serve.
+inline constexpr unsigned long kHwcapSve = 1ul << 22;
+inline constexpr unsigned long kHwcap2Sve2 = 1ul << 1;
+inline constexpr unsigned long kHwcap2SveAes = 1ul << 2;
+
+// Returns the SVE vector length of this thread in bytes (0 when the kernel
+// does not say: no SVE). PR_SVE_GET_VL is 51, its length mask 0xffff.
+inline unsigned sve_vector_bytes() noexcept {
+  const int vl = prctl(51, 0, 0, 0, 0);
+  return vl < 0 ? 0u : static_cast<unsigned>(vl) & 0xffffu;
+}
+#endif
+
 /// Returns the HWY_* bits of the targets this CPU (and OS) can run: always
 /// the portable fallbacks and the compiler's baseline target.
 inline std::int64_t cpu_targets() noexcept {
@@ -101,6 +127,15 @@ inline std::int64_t cpu_targets() noexcept {
   if (avx2) targets |= HWY_AVX2;
   if (avx3) targets |= HWY_AVX3;
   if (avx3_dl) targets |= HWY_AVX3_DL;
+#elif defined(SNAPTOK_ARM_HWCAPS)
+  const unsigned long hw = getauxval(AT_HWCAP);
+  const unsigned long hw2 = getauxval(AT_HWCAP2);
+  const bool sve = (hw & kHwcapSve) != 0;
+  const bool sve2 = sve && (hw2 & (kHwcap2Sve2 | kHwcap2SveAes)) == (kHwcap2Sve2 | kHwcap2SveAes);
+  const unsigned bytes = sve ? sve_vector_bytes() : 0;
+  if (sve) targets |= HWY_SVE;
+  if (sve2) targets |= HWY_SVE2;
+  if (sve2 && bytes == 16) targets |= HWY_SVE2_128;
 #endif
   return targets;
 }

@@ -30,8 +30,9 @@
 //   everywhere.
 //
 // Target selection: SNAPTOK_SIMD (environment, read once, before the first
-// dispatch) caps the target: scalar | sse4 | avx2 | avx3 (case-insensitive;
-// empty means no cap). An unknown value is reported once on stderr and
+// dispatch) caps the target: scalar | sse4 | avx2 | avx3 on x86, scalar |
+// neon | sve | sve2 on Arm (case-insensitive; empty means no cap; a cap of
+// the other architecture leaves the choice as it is). An unknown value is reported once on stderr and
 // ignored. set_max_target() does the same from code. Both apply to
 // snaptok's kernels only (other Highway users in the process choose their
 // own targets).
@@ -66,12 +67,16 @@ enum class TargetCap {
   sse4,    // SSE4 and below
   avx2,    // AVX2 and below
   avx3,    // AVX3 (AVX-512 F/BW/DQ/VL) and below: no AVX3_DL
+  neon,    // Arm: NEON, no SVE
+  sve,     // Arm: SVE (SVE_256 included) and NEON, no SVE2
+  sve2,    // Arm: every target (SVE2, SVE2_128 included)
 };
 
-// Returns the cap a SNAPTOK_SIMD value names: "scalar", "sse4", "avx2" or
-// "avx3" in any letter case, TargetCap::none for "" ; std::nullopt for any
-// other value. Surrounding spaces are ignored.
+// Returns the cap a SNAPTOK_SIMD value names: "scalar", "sse4", "avx2",
+// "avx3", "neon", "sve" or "sve2" in any letter case, TargetCap::none for
+// ""; std::nullopt for any other value. Surrounding spaces are ignored.
 //   parse_target_cap("AVX2") == TargetCap::avx2
+//   parse_target_cap("Neon") == TargetCap::neon
 //   parse_target_cap("avx9") == std::nullopt
 inline std::optional<TargetCap> parse_target_cap(std::string_view value) {
   while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
@@ -85,6 +90,9 @@ inline std::optional<TargetCap> parse_target_cap(std::string_view value) {
   if (lower == "sse4") return TargetCap::sse4;
   if (lower == "avx2") return TargetCap::avx2;
   if (lower == "avx3") return TargetCap::avx3;
+  if (lower == "neon") return TargetCap::neon;
+  if (lower == "sve") return TargetCap::sve;
+  if (lower == "sve2") return TargetCap::sve2;
   return std::nullopt;
 }
 
@@ -180,6 +188,14 @@ inline void set_max_target(TargetCap) {}
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL
 #endif
+// On Arm, Highway leaves out the targets worse than the compiler's baseline
+// (NEON), EMU128 among them, so a "scalar" cap would still run NEON: every
+// attainable target is compiled there, as on x86 (whose baseline is EMU128).
+// The same rule as HWY_WANT_AVX3_DL applies to a file that includes a
+// Highway header first.
+#if (defined(__aarch64__) || defined(_M_ARM64)) && !defined(HWY_COMPILE_ALL_ATTAINABLE)
+#define HWY_COMPILE_ALL_ATTAINABLE
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "snaptok/simd/dispatch.hpp"
 #include <hwy/foreach_target.h>  // re-includes this file once per target
@@ -207,7 +223,8 @@ namespace snaptok::simd {
 namespace detail {
 
 // Returns the targets (HWY_* bits) a cap disables: every target better than
-// the capped one. On non-x86 builds only "scalar" disables anything.
+// the capped one. A cap of another architecture (sse4 on Arm, neon on x86)
+// disables nothing.
 inline std::int64_t disabled_targets_for(TargetCap cap) {
   std::int64_t keep_from = 0;  // lowest bit allowed; better targets have lower bits
   switch (cap) {
@@ -226,10 +243,16 @@ inline std::int64_t disabled_targets_for(TargetCap cap) {
     case TargetCap::avx3:
       keep_from = HWY_AVX3;
       break;
-#else
+#elif HWY_ARCH_ARM_A64
+    // SVE_256 is SVE with a known length, SVE2_128 SVE2's: the bit order
+    // (SVE2_128 < SVE_256 < SVE2 < SVE < NEON) does not rank them by family.
+    case TargetCap::neon:
+      return HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128;
+    case TargetCap::sve:
+      return HWY_SVE2 | HWY_SVE2_128;
+#endif
     default:
       return 0;
-#endif
   }
   return keep_from - 1;  // all lower (better) bits
 }
@@ -243,7 +266,7 @@ inline TargetCap env_target_cap() {
   if (!cap) {
     std::fprintf(stderr,
                  "snaptok: ignoring SNAPTOK_SIMD=\"%s\": expected scalar, sse4, "
-                 "avx2 or avx3 (any letter case)\n",
+                 "avx2, avx3, neon, sve or sve2 (any letter case)\n",
                  env);
     return TargetCap::none;
   }
