@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Arm under qemu: cross-compiles the C++ test suite (tests/cpp) for aarch64
+# and runs it under qemu-user, once per Arm target: NEON (SVE off), then SVE
+# at 128, 256 and 512 bits, where dispatch chooses SVE2_128, SVE2 and (capped
+# with SNAPTOK_SIMD=sve) SVE. test_simd's kernel tests also run every target
+# the emulated CPU supports in turn (NEON, SVE, SVE2, SVE2_128, the scalar
+# fallback) against their scalar references, and check that dispatch finds
+# the targets the emulated CPU has. Prints one line per run, e.g.
+# "NEON: 131 test cases passed (95 s; qemu -cpu max,sve=off)"; exits
+# non-zero if any run fails.
+#
+# Installs what it needs (Debian/Ubuntu; apt-get as root, else through
+# sudo): g++-aarch64-linux-gnu and qemu-user-static. The Arm builds of
+# Oniguruma and simdjson are downloaded (apt-get download, after
+# `dpkg --add-architecture arm64`) and unpacked into BUILD_DIR/sysroot,
+# not installed: their -dev packages cannot sit beside the host's (not
+# Multi-Arch: same), and installing them would remove the x86 ones. Highway
+# and doctest are header-only and architecture-independent: the host's
+# /usr/include/{hwy,doctest} serve (nothing links libhwy). Skips (exit 0)
+# only when it cannot install: no apt-get, or not root and no sudo.
+#
+# The .st check: the host's snaptok module (.venv, scripts/setup.sh) writes
+# a .st file per tokenizer of tests/arm/parity_ids.json into
+# BUILD_DIR/st; the Arm runs load them (SNAPTOK_ST_FIXTURE_DIR) and must get
+# Hugging Face's ids and the very bytes they write themselves
+# (tests/cpp/test_platform_parity.cpp).
+#
+# Budget: the exhaustive scanner and document cases (*on real text, *on
+# every code point, code-point documents) are left out under qemu: they run
+# natively on x86 under every target. NEON runs the rest of the suite; the
+# SVE runs (qemu's SVE is far slower) the kernel cases, the parity and .st
+# cases, GPT-2's, and the check of every scanner against Oniguruma on every
+# compiled target.
+#
+# Usage: tests/arm/run_qemu.sh [BUILD_DIR]   (default build/arm)
+# Environment: SNAPTOK_JOBS (build jobs, default nproc), CMAKE (default
+#   cmake), QEMU (default qemu-aarch64-static, else qemu-aarch64),
+#   SNAPTOK_PYTHON (default .venv/bin/python: writes the .st files),
+#   SNAPTOK_ARM_RUNS (default "neon sve128 sve256 sve512": a subset to run).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${1:-build/arm}
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+jobs=${SNAPTOK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+cmake_bin=${CMAKE:-cmake}
+cxx=aarch64-linux-gnu-g++
+sysroot=$build/sysroot
+arm_debs=(libonig-dev:arm64 libonig5:arm64 libsimdjson-dev:arm64 libsimdjson14:arm64)
+
+skip() { echo "Arm under qemu: skipped ($*)"; exit 0; }
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+
+# 1. Host tools.
+find_qemu() {
+  qemu=${QEMU:-}
+  if [ -z "$qemu" ]; then
+    qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
+  fi
+}
+find_qemu
+if [ -z "$qemu" ] || ! command -v "$cxx" >/dev/null 2>&1; then
+  command -v apt-get >/dev/null 2>&1 || skip "no $cxx or qemu-aarch64, and no apt-get to install them"
+  [ -z "$sudo" ] || command -v sudo >/dev/null 2>&1 || skip "not root and no sudo to install g++-aarch64-linux-gnu qemu-user-static"
+  echo "Arm under qemu: installing g++-aarch64-linux-gnu qemu-user-static"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+    g++-aarch64-linux-gnu qemu-user-static
+  find_qemu
+fi
+
+# 2. The Arm libraries, unpacked into the sysroot (once).
+if [ ! -f "$sysroot/.complete" ]; then
+  command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch ${arm_debs[*]}"
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    [ -z "$sudo" ] || command -v sudo >/dev/null 2>&1 || skip "not root and no sudo to add the arm64 architecture"
+    echo "Arm under qemu: dpkg --add-architecture arm64"
+    $sudo dpkg --add-architecture arm64
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
+  fi
+  rm -rf "$sysroot" "$build/debs"
+  mkdir -p "$build/debs" "$sysroot/usr/include"
+  if ! (cd "$build/debs" && apt-get download -q "${arm_debs[@]}"); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
+    (cd "$build/debs" && apt-get download -q "${arm_debs[@]}")
+  fi
+  for deb in "$build"/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
+  for dir in hwy doctest; do
+    [ -d "/usr/include/$dir" ] || { echo "Arm under qemu: /usr/include/$dir missing (scripts/setup.sh installs it)" >&2; exit 1; }
+    ln -sfn "/usr/include/$dir" "$sysroot/usr/include/$dir"
+  done
+  touch "$sysroot/.complete"
+fi
+
+# 3. Cross build (the libraries' folder goes into the executable's RPATH).
+start=$SECONDS
+"$cmake_bin" -S "$root" -B "$build/build" -G Ninja --toolchain "$here/aarch64-toolchain.cmake" \
+  -DSNAPTOK_ARM_SYSROOT="$sysroot" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 \
+  -DSNAPTOK_BUILD_TESTS=ON -DSNAPTOK_INSTALL=OFF >"$build/configure.log" ||
+  { cat "$build/configure.log" >&2; exit 1; }
+"$cmake_bin" --build "$build/build" -j "$jobs"
+echo "Arm under qemu: cross build $((SECONDS - start)) s"
+tests=$build/build/tests/cpp/snaptok_tests
+
+# 4. .st files written on this (x86) machine, for the Arm runs to load: one
+#    per tokenizer of parity_ids.json, by the host's snaptok module.
+py=${SNAPTOK_PYTHON:-$root/.venv/bin/python}
+st_dir=$build/st
+mkdir -p "$st_dir"
+"$py" - "$root" "$st_dir" <<'PY' || { echo "Arm under qemu: writing the .st files needs snaptok in $py (scripts/setup.sh)" >&2; exit 1; }
+import json, sys
+from pathlib import Path
+import snaptok
+root, out = Path(sys.argv[1]), Path(sys.argv[2])
+data = json.loads((root / "tests/arm/parity_ids.json").read_text(encoding="utf-8"))
+for case in data["cases"]:
+    text = (root / "tests/data" / case["file"]).read_text(encoding="utf-8")
+    if case["replace"]:
+        text = text.replace(*case["replace"])
+    snaptok.Tokenizer.from_str(text).save_st(out / (case["name"] + ".st"))
+PY
+
+# 5. The runs: name, qemu -cpu, SNAPTOK_SIMD, the targets dispatch must find
+#    (best first), and the doctest filter. The exhaustive scanner and
+#    document tests run on NEON only (the target every Arm CPU has); the
+#    SVE runs take the kernels, scanners, .st and parity cases.
+sve_subset='simd:*,parity:*,GPT-2:*,every scanner equals Oniguruma on every compiled Highway target'
+slow='*on real text,*on every code point,documents: texts held as code points*'
+declare -A cpu simd expect
+cpu[neon]='max,sve=off';     simd[neon]='';    expect[neon]='NEON'
+cpu[sve128]='max,sve128=on'; simd[sve128]='';  expect[sve128]='SVE2_128 SVE2 SVE NEON'
+cpu[sve256]='max,sve256=on'; simd[sve256]='';  expect[sve256]='SVE2 SVE NEON'
+cpu[sve512]='max,sve512=on'; simd[sve512]=sve; expect[sve512]='SVE NEON'
+# Returns (in filter) the doctest filter of run $1: NEON the whole suite but
+# the slow cases, SVE (emulated ~10x slower than NEON) the kernels, parity
+# and the every-target scanner check.
+set_filter() {
+  if [ "$1" = neon ]; then
+    filter=("--test-case-exclude=$slow")
+  else
+    filter=("--test-case=$sve_subset")
+  fi
+}
+
+failed=0
+for run in ${SNAPTOK_ARM_RUNS:-neon sve128 sve256 sve512}; do
+  [ -n "${cpu[$run]:-}" ] || { echo "Arm under qemu: unknown run '$run'" >&2; exit 2; }
+  target=${expect[$run]%% *}
+  log=$build/$run.log
+  start=$SECONDS
+  rc=0
+  set_filter "$run"
+  env SNAPTOK_SIMD="${simd[$run]}" SNAPTOK_TEST_EXPECT_TARGETS="${expect[$run]}" \
+    SNAPTOK_ST_FIXTURE_DIR="$st_dir" \
+    "$qemu" -L /usr/aarch64-linux-gnu -cpu "${cpu[$run]}" "$tests" "${filter[@]}" >"$log" 2>&1 || rc=$?
+  counts=$(grep -o 'test cases: *[0-9]* | *[0-9]* passed | *[0-9]* failed' "$log" | tr -s ' ' || true)
+  passed=$(sed -n 's/.*| \([0-9]*\) passed.*/\1/p' <<<"$counts")
+  nfailed=$(sed -n 's/.*| \([0-9]*\) failed.*/\1/p' <<<"$counts")
+  if [ $rc = 0 ]; then
+    echo "$target: ${passed:-?} test cases passed ($((SECONDS - start)) s; qemu -cpu ${cpu[$run]}${simd[$run]:+, SNAPTOK_SIMD=${simd[$run]}})"
+  else
+    failed=1
+    echo "$target: FAILED, ${nfailed:-?} test cases failed, ${passed:-?} passed (exit $rc, $((SECONDS - start)) s; qemu -cpu ${cpu[$run]}${simd[$run]:+, SNAPTOK_SIMD=${simd[$run]}}; log $log)"
+    grep -E 'ERROR|FATAL|TEST CASE' "$log" | head -40 >&2
+  fi
+done
+exit $failed
