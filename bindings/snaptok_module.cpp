@@ -47,7 +47,7 @@ NB_MODULE(_core, m) {
       "simd_target", [] { return std::string(snaptok::simd_target()); },
       "Returns the name of the SIMD target the kernels run on, e.g. 'AVX2' "
       "(capped by the SNAPTOK_SIMD environment variable: scalar, sse4, avx2 "
-      "or avx3), or 'none (built without Highway)'.\n\n"
+      "or avx3 on x86; scalar, neon, sve or sve2 on Arm), or 'none (built without Highway)'.\n\n"
       "    >>> snaptok.simd_target()  # e.g. 'AVX2', 'AVX3', 'NEON'\n"
       "    '...'");
 }
