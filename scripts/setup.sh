@@ -43,7 +43,9 @@ except ModuleNotFoundError:  # Python 3.10
 print("\n".join(reqs))
 PY
 )
-tools=($build_requires py-rattler-build pyyaml)
+# setuptools and wheel: pyspark (a test extra) comes as an sdist, built here
+# without build isolation like snaptok itself.
+tools=($build_requires py-rattler-build pyyaml setuptools wheel)
 # Megatron-core, whose IndexedDataset reads --format megatron back in the tests,
 # without its torch dependency (the module it needs uses NumPy; the test
 # stands in for the two torch names it imports).
