@@ -374,27 +374,26 @@ def _pyarrow():
 @dataclass(frozen=True)
 class Format:
     """A ``--format``: the file suffixes of one shard (the first names it), the
-    writer, the id dtypes it allows and the one it picks for a vocabulary."""
+    id dtypes it allows, and its "auto" dtype: uint16 while the vocabulary has
+    at most ``narrow_max_vocab`` tokens, else ``wide``."""
     name: str
     suffixes: tuple
     dtypes: tuple
-    documents: bool  # whether the files keep document boundaries
+    narrow_max_vocab: int = 0
+    wide: str = "uint32"
 
     def default_dtype(self, vocab_size: int) -> np.dtype:
-        if self.name == "megatron":  # Megatron's DType.optimal_dtype
-            return np.dtype(np.uint16 if vocab_size < 65500 else np.int32)
-        if self.name in ("datatrove", "llmc"):  # 2 bytes while every id fits
-            return np.dtype(np.uint16 if vocab_size <= 1 << 16 else np.uint32)
-        return np.dtype(np.uint32)
+        return np.dtype(np.uint16 if vocab_size <= self.narrow_max_vocab else self.wide)
 
 
 FORMATS = {
-    "npz": Format("npz", (".npz",), ("uint16", "uint32", "int32"), True),
-    "memmap": Format("memmap", (".bin", ".idx.npy"), ("uint16", "uint32", "int32"), True),
-    "megatron": Format("megatron", (".bin", ".idx"), ("uint16", "int32"), True),
-    "datatrove": Format("datatrove", (".ds", ".ds.index", ".ds.metadata"), ("uint16", "uint32"), True),
-    "llmc": Format("llmc", (".bin",), ("uint16", "uint32"), False),
-    "parquet": Format("parquet", (".parquet",), ("uint32", "int32"), True),
+    "npz": Format("npz", (".npz",), ("uint16", "uint32", "int32")),
+    "memmap": Format("memmap", (".bin", ".idx.npy"), ("uint16", "uint32", "int32")),
+    # Megatron's DType.optimal_dtype: uint16 under 65,500 tokens.
+    "megatron": Format("megatron", (".bin", ".idx"), ("uint16", "int32"), 65499, "int32"),
+    "datatrove": Format("datatrove", (".ds", ".ds.index", ".ds.metadata"), ("uint16", "uint32"), 1 << 16),
+    "llmc": Format("llmc", (".bin",), ("uint16", "uint32"), 1 << 16),
+    "parquet": Format("parquet", (".parquet",), ("uint32", "int32")),
 }
 
 WRITERS = {"memmap": MemmapShard, "megatron": MegatronShard, "datatrove": DatatroveShard,
