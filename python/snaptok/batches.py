@@ -14,7 +14,7 @@ import numpy as np
 
 import snaptok
 
-__all__ = ["Tokenize", "add_boundaries", "load_tokenizer", "with_eos"]
+__all__ = ["Tokenize", "add_boundaries", "load_tokenizer", "token_id", "with_eos"]
 
 
 def load_tokenizer(tokenizer: Union[bytes, str, "snaptok.Tokenizer"]) -> "snaptok.Tokenizer":
@@ -30,6 +30,18 @@ def load_tokenizer(tokenizer: Union[bytes, str, "snaptok.Tokenizer"]) -> "snapto
     if isinstance(tokenizer, (str, os.PathLike)):
         return snaptok.Tokenizer.from_file(os.fspath(tokenizer))
     raise TypeError(f"tokenizer: expected a snaptok.Tokenizer, .st bytes or a path, got {type(tokenizer).__name__}")
+
+
+def token_id(tokenizer: "snaptok.Tokenizer", token: str, what: str, source: str = "the tokenizer") -> int:
+    """The id of the token `token`; ValueError naming `what` and `source` when none has it.
+
+        >>> token_id(tok, "<|endoftext|>", "append_eos")
+        50256
+    """
+    found = tokenizer.token_to_id(token)
+    if found is None:
+        raise ValueError(f"{what}: {token!r} is not a token of {source}")
+    return int(found)
 
 
 class Tokenize:
@@ -58,11 +70,7 @@ class Tokenize:
         self.int32 = int32
         self.keep_text = keep_text
         self.num_threads = num_threads
-        self.eos_id = None
-        if append_eos is not None:
-            self.eos_id = self.tokenizer.token_to_id(append_eos)
-            if self.eos_id is None:
-                raise ValueError(f"append_eos: {append_eos!r} is not a token of the tokenizer")
+        self.eos_id = None if append_eos is None else token_id(self.tokenizer, append_eos, "append_eos")
 
     def __call__(self, batch):
         """Returns `batch` (a pyarrow Table or RecordBatch) with the ids column."""

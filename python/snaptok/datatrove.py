@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 
 import snaptok
-from snaptok.batches import add_boundaries
+from snaptok.batches import add_boundaries, token_id
 
 try:
     from datatrove.pipeline.tokens.tokenizer import DocumentTokenizer, TokenizedFile
@@ -85,10 +85,7 @@ class SnaptokTokenizer(DocumentTokenizer):
     def _eos_id(self):
         if not self.eos_token:
             return None
-        token_id = self.tokenizer.token_to_id(self.eos_token)
-        if token_id is None:
-            raise ValueError(f"eos_token {self.eos_token!r} is not a token of {self.tokenizer_name_or_path}")
-        return token_id
+        return token_id(self.tokenizer, self.eos_token, "eos_token", self.tokenizer_name_or_path)
 
     def write_unshuffled(self, data, filename: str):
         """Encodes the documents in batches and writes them, unshuffled, as

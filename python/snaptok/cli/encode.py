@@ -20,6 +20,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..batches import token_id
 from . import loading
 from . import progress as progress_mod
 from .common import DEFAULT_FIELD, EXIT_OK, PROG, CliError, Cursor
@@ -99,16 +100,16 @@ def boundary_id(tokenizer, tokenizer_path: str, which: str, text: Optional[str])
     names the vocabulary has; raises CliError before any work when none is."""
     flag = f"--{which}-token"
     if text is not None:
-        token_id = tokenizer.token_to_id(text)
-        if token_id is None:
-            raise CliError(f"{flag} {text!r} is not a token of {tokenizer_path}")
-        return int(token_id)
+        try:
+            return token_id(tokenizer, text, flag, tokenizer_path)
+        except ValueError as e:
+            raise CliError(str(e)) from None
     configured = _configured_token(tokenizer_path, f"{which}_token")
     candidates = (configured,) if configured else (_EOS_CANDIDATES if which == "eos" else _BOS_CANDIDATES)
     for candidate in candidates:
-        token_id = tokenizer.token_to_id(candidate)
-        if token_id is not None:
-            return int(token_id)
+        found = tokenizer.token_to_id(candidate)
+        if found is not None:
+            return int(found)
     option = "--append-eos" if which == "eos" else "--prepend-bos"
     raise CliError(f"{option}: {tokenizer_path} has no {which.upper()} token among "
                    f"{', '.join(candidates)}; name it with {flag} TEXT")
