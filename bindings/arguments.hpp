@@ -255,6 +255,22 @@ struct TextBatch {
   }
 };
 
+// Encodes `texts` (any iterable of str or bytes) into ids and offsets
+// (Pipeline::encode_batch_flat), the GIL released; a str UTF-8 cannot
+// encode raises CPython's own error, as its UTF-8 copy would.
+inline void encode_texts_flat(const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
+                              unsigned num_threads, std::vector<std::uint32_t>& ids,
+                              std::vector<std::int64_t>& offsets) {
+  TextBatch batch(texts, /*long_strs_as_chars=*/true);
+  try {
+    nb::gil_scoped_release release;
+    t.encode_batch_flat(batch.views, batch.chars, add_special_tokens, num_threads, ids, offsets,
+                        /*utf8_checked=*/batch.all_str);
+  } catch (const snaptok::detail::UnencodableChar& e) {
+    batch.raise_for(e);
+  }
+}
+
 // One pre-tokenized sequence (HF is_pretokenized): a list or tuple of words,
 // each a str or bytes, kept alive with their views.
 struct WordList {

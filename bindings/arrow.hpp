@@ -144,14 +144,7 @@ inline void bind_tokenizer_arrow(nb::class_<snaptok::Pipeline>& cls) {
           nb::gil_scoped_release release;
           t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets);
         } else {
-          TextBatch batch(texts, /*long_strs_as_chars=*/true);
-          try {
-            nb::gil_scoped_release release;
-            t.encode_batch_flat(batch.views, batch.chars, add_special_tokens, num_threads, ids, offsets,
-                                /*utf8_checked=*/batch.all_str);
-          } catch (const snaptok::detail::UnencodableChar& e) {
-            batch.raise_for(e);
-          }
+          encode_texts_flat(t, texts, add_special_tokens, num_threads, ids, offsets);
         }
         // pyarrow wraps a NumPy array's memory without a copy; the arrays keep it alive.
         nb::object values = pa.attr("array")(to_numpy(std::move(ids)), "type"_a = pa.attr("uint32")());

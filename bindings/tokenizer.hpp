@@ -334,17 +334,9 @@ inline void bind_tokenizer_encoding(nb::class_<snaptok::Pipeline>& cls) {
           "encode_to_numpy",
           [](const snaptok::Pipeline& t, nb::handle texts, bool add_special_tokens,
              nb::handle threads) {
-            const unsigned num_threads = threads_arg(threads);
-            TextBatch batch(texts, /*long_strs_as_chars=*/true);
             std::vector<std::uint32_t> ids;
             std::vector<std::int64_t> offsets;
-            try {
-              nb::gil_scoped_release release;
-              t.encode_batch_flat(batch.views, batch.chars, add_special_tokens, num_threads, ids, offsets,
-                                  /*utf8_checked=*/batch.all_str);
-            } catch (const snaptok::detail::UnencodableChar& e) {
-              batch.raise_for(e);
-            }
+            encode_texts_flat(t, texts, add_special_tokens, threads_arg(threads), ids, offsets);
             return nb::make_tuple(to_numpy(std::move(ids)), to_numpy(std::move(offsets)));
           },
           "texts"_a, "add_special_tokens"_a = true, "num_threads"_a = 0,
