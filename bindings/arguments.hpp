@@ -16,6 +16,8 @@
 
 #include <snaptok/pipeline.hpp>
 
+#include "id_buffer_pool.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -241,6 +243,14 @@ struct TextBatch {
     keep.push_back(std::move(s));
   }
 
+  // The texts' UTF-8 bytes (a text held as code points counts one a char).
+  std::size_t bytes() const noexcept {
+    std::size_t n = 0;
+    for (const std::string_view v : views) n += v.size();
+    for (const snaptok::detail::CodePoints& c : chars) n += c.size;
+    return n;
+  }
+
   // Raises CPython's own error (UnicodeEncodeError) for the text `e`
   // names, as a text read through its UTF-8 copy raises it; rethrows `e`
   // when that text converts after all.
@@ -262,6 +272,7 @@ inline void encode_texts_flat(const snaptok::Pipeline& t, nb::handle texts, bool
                               unsigned num_threads, std::vector<std::uint32_t>& ids,
                               std::vector<std::int64_t>& offsets) {
   TextBatch batch(texts, /*long_strs_as_chars=*/true);
+  if (ids.capacity() == 0) ids = IdBufferPool::instance().take(IdBufferPool::ids_for_bytes(batch.bytes()));
   try {
     nb::gil_scoped_release release;
     t.encode_batch_flat(batch.views, batch.chars, add_special_tokens, num_threads, ids, offsets,

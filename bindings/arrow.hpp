@@ -141,6 +141,9 @@ inline void bind_tokenizer_arrow(nb::class_<snaptok::Pipeline>& cls) {
         std::vector<std::int64_t> offsets;
         if (ArrowTexts::accepts(texts, pa)) {
           const ArrowTexts batch(texts, pa);
+          std::size_t bytes = 0;
+          for (const std::string_view v : batch.views) bytes += v.size();
+          ids = IdBufferPool::instance().take(IdBufferPool::ids_for_bytes(bytes));
           nb::gil_scoped_release release;
           t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets);
         } else {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "arguments.hpp"
+#include "id_buffer_pool.hpp"
 
 namespace snaptok_python {
 
@@ -100,10 +101,16 @@ class IdsBuffer {
 };
 
 
+// A NumPy array that owns `data` (an id array's buffer goes back to
+// IdBufferPool when NumPy drops it).
 template <class T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& data) {
   auto* owned = new std::vector<T>(std::move(data));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  nb::capsule owner(owned, [](void* p) noexcept {
+    auto* v = static_cast<std::vector<T>*>(p);
+    if constexpr (std::is_same_v<T, std::uint32_t>) IdBufferPool::instance().give_back(std::move(*v));
+    delete v;
+  });
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
 }
 

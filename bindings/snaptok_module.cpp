@@ -50,4 +50,7 @@ NB_MODULE(_core, m) {
       "or avx3 on x86; scalar, neon, sve or sve2 on Arm), or 'none (built without Highway)'.\n\n"
       "    >>> snaptok.simd_target()  # e.g. 'AVX2', 'AVX3', 'NEON'\n"
       "    '...'");
+  m.def(
+      "_kept_id_buffers", [] { return IdBufferPool::instance().kept(); },
+      "For the tests: (buffers, bytes) of the dropped id arrays kept for the next batch call.");
 }

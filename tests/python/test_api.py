@@ -51,6 +51,47 @@ def test_encode_to_numpy_rows_equal_hf(tok, hf):
         assert ids[offsets[i] : offsets[i + 1]].tolist() == want, f"document {i}"
 
 
+
+def address(arr):
+    return arr.__array_interface__["data"][0]
+
+
+def test_a_dropped_id_array_is_reused_and_a_held_one_never_is(tok):
+    # encode_to_numpy keeps the buffers of dropped id arrays for the next
+    # call (bindings/id_buffer_pool.hpp): a corpus job then writes its
+    # batches into memory it has touched before. (The batch is large enough
+    # that malloc would map fresh memory for each result: 18 MB of text.)
+    big = ["words and more words, " * 50_000] * 16
+    first, _ = tok.encode_to_numpy(big)
+    kept = first.copy()
+    held_at = address(first)
+    second, _ = tok.encode_to_numpy(big)
+    assert address(second) != held_at  # `first` is alive: its buffer is not lent out
+    np.testing.assert_array_equal(first, kept)
+    np.testing.assert_array_equal(second, kept)
+    reused_at = address(second)
+    kept_before = snaptok._core._kept_id_buffers()
+    del second
+    buffers, kept_bytes = snaptok._core._kept_id_buffers()
+    assert buffers == kept_before[0] + 1 and kept_bytes >= kept_before[1] + kept.nbytes
+    third, _ = tok.encode_to_numpy(big)
+    assert snaptok._core._kept_id_buffers() == kept_before  # the dropped buffer came back
+    assert address(third) == reused_at
+    np.testing.assert_array_equal(third, kept)
+    np.testing.assert_array_equal(first, kept)
+    # A view keeps its array's buffer: it is not reused under the view.
+    view = third[10:20]
+    view_copy = view.copy()
+    del third
+    fourth, _ = tok.encode_to_numpy(DOCS[:3])
+    np.testing.assert_array_equal(view, view_copy)
+    # A small result does not take a large batch's buffer.
+    del first, view
+    buffers, kept_bytes = snaptok._core._kept_id_buffers()
+    small, _ = tok.encode_to_numpy(["a few words"])
+    assert snaptok._core._kept_id_buffers() == (buffers, kept_bytes)
+    assert small.tolist() == tok.encode("a few words").ids
+
 def test_encode_ids_returns_a_fresh_list_of_exact_ints(tok, hf):
     # encode_ids reuses a per-thread buffer and kept int objects: every call
     # still gets its own list, equal to HF's, whatever came before it.

@@ -1,0 +1,83 @@
+// A process-wide pool of id buffers for the snaptok._core module (see
+// IdBufferPool).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace snaptok_python {
+
+// The id buffers of arrays NumPy has dropped, kept for the next batch call
+// (encode_to_numpy, encode_to_arrow): a corpus job encodes batch after
+// batch, dropping each result once written, and a buffer the engine writes
+// for the first time costs a page fault per page. (A fresh process on the
+// bench's VM first-touched memory at 1.4 GB/s, 7x slower than memory it had
+// touched before: a 16 MB batch's ids, 22 MB, spent a quarter of its
+// encode time in the kernel zeroing pages; the C++ corpus pass, which
+// reuses its vector, ran 5-10% faster than with a new one each batch.)
+// At most kKeptBuffers buffers and kKeptBytes of capacity in all; shared by
+// every tokenizer and thread of the process.
+class IdBufferPool {
+ public:
+  static constexpr std::size_t kKeptBuffers = 4;
+  static constexpr std::size_t kKeptBytes = std::size_t{256} << 20;
+  // Any buffer of up to this many ids may serve a smaller result.
+  static constexpr std::size_t kSmallIds = std::size_t{1} << 16;
+
+  // Never destroyed: arrays may be dropped while the interpreter exits.
+  static IdBufferPool& instance() {
+    static IdBufferPool* pool = new IdBufferPool;
+    return *pool;
+  }
+
+  // Returns an empty buffer for about `want` ids: the smallest kept one with
+  // room for them, unless even that is more than four times too large (a
+  // small result must not hold a large batch's buffer), else a new one.
+  std::vector<std::uint32_t> take(std::size_t want) {
+    std::lock_guard lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+      if (it->capacity() >= want && (best == kept_.end() || it->capacity() < best->capacity())) best = it;
+    }
+    if (best == kept_.end() || best->capacity() > 4 * want + kSmallIds) return {};
+    std::vector<std::uint32_t> buffer = std::move(*best);
+    kept_.erase(best);
+    bytes_ -= bytes_of(buffer);
+    return buffer;
+  }
+
+  // The buffers kept now and their bytes (for the tests).
+  std::pair<std::size_t, std::size_t> kept() {
+    std::lock_guard lock(mutex_);
+    return {kept_.size(), bytes_};
+  }
+
+  // take's `want` for texts of `bytes` bytes: what encode_batch_flat
+  // reserves (an id per 2 bytes).
+  static std::size_t ids_for_bytes(std::size_t bytes) noexcept { return bytes / 2 + 16; }
+
+  // Keeps `buffer` for a later take when there is room, else frees it.
+  void give_back(std::vector<std::uint32_t>&& buffer) noexcept {
+    buffer.clear();
+    const std::size_t bytes = bytes_of(buffer);
+    std::lock_guard lock(mutex_);
+    if (bytes == 0 || kept_.size() >= kKeptBuffers || bytes_ + bytes > kKeptBytes) return;
+    kept_.push_back(std::move(buffer));  // capacity reserved in the constructor: no throw
+    bytes_ += bytes;
+  }
+
+ private:
+  IdBufferPool() { kept_.reserve(kKeptBuffers); }
+  static std::size_t bytes_of(const std::vector<std::uint32_t>& v) noexcept {
+    return v.capacity() * sizeof(std::uint32_t);
+  }
+
+  std::mutex mutex_;
+  std::vector<std::vector<std::uint32_t>> kept_;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace snaptok_python
