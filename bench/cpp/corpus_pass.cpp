@@ -49,7 +49,8 @@ std::string_view head(std::string_view text, std::size_t bytes) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s TOKENIZER TEXT [--mb N] [--threads N] [--budget-mib N] [--batch-mb N]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s TOKENIZER TEXT [--mb N] [--threads N] [--budget-mib N] [--batch-mb N] [--per-batch 1]\n",
+                 argv[0]);
     return 2;
   }
   double mb = 48;
