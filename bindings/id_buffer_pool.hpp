@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <snaptok/runtime/huge_pages.hpp>
+
 namespace snaptok_python {
 
 // The id buffers of arrays NumPy has dropped, kept for the next batch call
@@ -33,19 +35,28 @@ class IdBufferPool {
     return *pool;
   }
 
-  // Returns an empty buffer for about `want` ids: the smallest kept one with
-  // room for them, unless even that is more than four times too large (a
-  // small result must not hold a large batch's buffer), else a new one.
+  // Returns an empty buffer with room for `want` ids: the smallest kept one
+  // with that room, unless even that is more than four times too large (a
+  // small result must not hold a large batch's buffer), else a new one with
+  // an eighth more (the next batch of a loop is seldom exactly the size of
+  // this one, and must fit to reuse it).
   std::vector<std::uint32_t> take(std::size_t want) {
-    std::lock_guard lock(mutex_);
-    auto best = kept_.end();
-    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-      if (it->capacity() >= want && (best == kept_.end() || it->capacity() < best->capacity())) best = it;
+    {
+      std::lock_guard lock(mutex_);
+      auto best = kept_.end();
+      for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+        if (it->capacity() >= want && (best == kept_.end() || it->capacity() < best->capacity())) best = it;
+      }
+      if (best != kept_.end() && best->capacity() <= 4 * want + kSmallIds) {
+        std::vector<std::uint32_t> buffer = std::move(*best);
+        kept_.erase(best);
+        bytes_ -= bytes_of(buffer);
+        return buffer;
+      }
     }
-    if (best == kept_.end() || best->capacity() > 4 * want + kSmallIds) return {};
-    std::vector<std::uint32_t> buffer = std::move(*best);
-    kept_.erase(best);
-    bytes_ -= bytes_of(buffer);
+    std::vector<std::uint32_t> buffer;
+    buffer.reserve(want + want / 8);
+    snaptok::runtime::advise_huge_pages(buffer.data(), bytes_of(buffer));
     return buffer;
   }
 
