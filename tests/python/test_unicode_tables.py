@@ -1,6 +1,6 @@
 """Every code point U+0000..U+10FFFF (surrogates excluded) is treated by
 snaptok exactly as by the pinned `tokenizers`, for each fact that
-include/snaptok/unicode/tables.hpp (tools/gen_unicode_tables.py) pins:
+include/snaptok/unicode/generated/tables.hpp (tools/gen_unicode_tables.py) pins:
 
 - NFD, NFKD, NFC, NFKC, Lowercase, StripAccents, Nmt and each BertNormalizer
   step, per code point, with the alignment of every normalized char;

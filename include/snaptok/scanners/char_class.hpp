@@ -1,5 +1,5 @@
 // Per-code-point classes for hand-written pattern scanners, built from the
-// pinned regex classes (unicode/regex_classes.hpp), so a scanner sees \p{L},
+// pinned regex classes (unicode/generated/regex_classes.hpp), so a scanner sees \p{L},
 // \p{N}, \s and the other classes exactly as the pinned `tokenizers` regexes
 // do. Two views: CharClass (L/N/\s/other, GPT-2's scanner) and CharFlags (one
 // byte of class bits per code point, in a two-stage table of ~80 KB).

@@ -3,7 +3,7 @@
 // the pinned `tokenizers`; pin_unicode_classes() rewrites every
 // Unicode-dependent class of a pattern (\p{..}, \P{..}, \w, \W, \d, \D,
 // [:name:], [:^name:]) into explicit ranges generated from that release
-// (regex_classes.hpp). A class can mean different sets outside and inside a
+// (generated/regex_classes.hpp). A class can mean different sets outside and inside a
 // bracket: Oniguruma's \w matches ² ³ ¹ ¼ ½ ¾ alone but not in `[\w]`.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "snaptok/unicode/regex_classes.hpp"
+#include "snaptok/unicode/generated/regex_classes.hpp"
 
 namespace snaptok::detail {
 
