@@ -48,6 +48,7 @@ step "fuzz" env FUZZ_WORK=build/fuzz fuzz/run.sh 10
 step "CMake consumers" tests/cmake/run_consumers.sh build/consumers
 step "NEON build" tests/cmake/check_neon.sh build/neon
 step "Arm under qemu" tests/arm/run_qemu.sh build/arm
+step "Arm wheel under qemu" tests/arm/run_wheel_qemu.sh build/arm-wheel
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
 # On every core (pytest-xdist, from the test extras); the slowest tests are
 # listed so that the step's time stays visible.

@@ -11,13 +11,11 @@
 #
 # Installs what it needs (Debian/Ubuntu; apt-get as root, else through
 # sudo): g++-aarch64-linux-gnu and qemu-user-static. The Arm builds of
-# Oniguruma and simdjson are downloaded (apt-get download, after
-# `dpkg --add-architecture arm64`) and unpacked into BUILD_DIR/sysroot,
-# not installed: their -dev packages cannot sit beside the host's (not
-# Multi-Arch: same), and installing them would remove the x86 ones. Highway
-# and doctest are header-only and architecture-independent: the host's
-# /usr/include/{hwy,doctest} serve (nothing links libhwy). Skips (exit 0)
-# only when it cannot install: no apt-get, or not root and no sudo.
+# Oniguruma and simdjson are downloaded and unpacked into BUILD_DIR/sysroot,
+# not installed (tests/arm/arm_sysroot.sh, shared with the aarch64 wheel).
+# Highway and doctest are header-only and architecture-independent: the
+# host's /usr/include/{hwy,doctest} serve (nothing links libhwy). Skips
+# (exit 0) only when it cannot install: no apt-get, or not root and no sudo.
 #
 # The .st check: the host's snaptok module (.venv, scripts/setup.sh) writes
 # a .st file per tokenizer of tests/arm/parity_ids.json into
@@ -47,54 +45,15 @@ mkdir -p "$build"
 build=$(cd "$build" && pwd)
 jobs=${SNAPTOK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 cmake_bin=${CMAKE:-cmake}
-cxx=aarch64-linux-gnu-g++
 sysroot=$build/sysroot
-arm_debs=(libonig-dev:arm64 libonig5:arm64 libsimdjson-dev:arm64 libsimdjson14:arm64)
 
-skip() { echo "Arm under qemu: skipped ($*)"; exit 0; }
-sudo=""
-[ "$(id -u)" = 0 ] || sudo="sudo"
+arm_name="Arm under qemu"
+# shellcheck source=tests/arm/arm_sysroot.sh
+. "$here/arm_sysroot.sh"
 
-# 1. Host tools.
-find_qemu() {
-  qemu=${QEMU:-}
-  if [ -z "$qemu" ]; then
-    qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
-  fi
-}
-find_qemu
-if [ -z "$qemu" ] || ! command -v "$cxx" >/dev/null 2>&1; then
-  command -v apt-get >/dev/null 2>&1 || skip "no $cxx or qemu-aarch64, and no apt-get to install them"
-  [ -z "$sudo" ] || command -v sudo >/dev/null 2>&1 || skip "not root and no sudo to install g++-aarch64-linux-gnu qemu-user-static"
-  echo "Arm under qemu: installing g++-aarch64-linux-gnu qemu-user-static"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
-    g++-aarch64-linux-gnu qemu-user-static
-  find_qemu
-fi
-
-# 2. The Arm libraries, unpacked into the sysroot (once).
-if [ ! -f "$sysroot/.complete" ]; then
-  command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch ${arm_debs[*]}"
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    [ -z "$sudo" ] || command -v sudo >/dev/null 2>&1 || skip "not root and no sudo to add the arm64 architecture"
-    echo "Arm under qemu: dpkg --add-architecture arm64"
-    $sudo dpkg --add-architecture arm64
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
-  fi
-  rm -rf "$sysroot" "$build/debs"
-  mkdir -p "$build/debs" "$sysroot/usr/include"
-  if ! (cd "$build/debs" && apt-get download -q "${arm_debs[@]}"); then
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q
-    (cd "$build/debs" && apt-get download -q "${arm_debs[@]}")
-  fi
-  for deb in "$build"/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
-  for dir in hwy doctest; do
-    [ -d "/usr/include/$dir" ] || { echo "Arm under qemu: /usr/include/$dir missing (scripts/setup.sh installs it)" >&2; exit 1; }
-    ln -sfn "/usr/include/$dir" "$sysroot/usr/include/$dir"
-  done
-  touch "$sysroot/.complete"
-fi
+# 1. Host tools; 2. the Arm libraries, unpacked into the sysroot (once).
+arm_tools
+arm_build_sysroot "$sysroot"
 
 # 3. Cross build (the libraries' folder goes into the executable's RPATH).
 start=$SECONDS
