@@ -29,6 +29,7 @@ SHARED = ROOT.parent / "shared" / "data"
 SAMPLE = (ROOT / "python" / "snaptok" / "data" / "sample.txt").read_text(encoding="utf-8")
 TRAIN_TEXT = [line for line in SAMPLE.splitlines() if line] * 3
 BOTCHAN_T5 = ROOT / "tests" / "data" / "spm-botchan-unigram-1000-t5" / "tokenizer.json"
+GPT2 = ROOT / "tests" / "data" / "gpt2" / "tokenizer.json"
 
 
 def precompiled_charsmap() -> dict:
@@ -125,6 +126,20 @@ def sentencepiece_bpe_joined() -> str:
     return tok.to_str()
 
 
+def gpt2_with(*steps) -> str:
+    """GPT-2's vocabulary and merges behind Sequence[*steps] (pre-tokenizer JSON objects)."""
+    data = json.loads(GPT2.read_text(encoding="utf-8"))
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": list(steps)}
+    return json.dumps(data)
+
+
+def byte_level(add_prefix_space=False, use_regex=True) -> dict:
+    return {"type": "ByteLevel", "add_prefix_space": add_prefix_space, "trim_offsets": True,
+            "use_regex": use_regex}
+
+
+DIGITS = {"type": "Digits", "individual_digits": True}
+
 BUILT = {
     "t5-like": (t5_like, "whitespace words"),
     "metaspace-unigram": (metaspace_unigram, "whitespace words"),
@@ -146,6 +161,22 @@ BUILT = {
     "spm-bpe-metaspace-never": (lambda: sentencepiece_bpe("metaspace", "never"),
                                 "SentencePiece BPE"),
     "spm-bpe-joined": (sentencepiece_bpe_joined, "none"),
+    # Byte-level BPE behind cuts other than Split (CuttingPreTokenizer).
+    "bl-digits": (lambda: gpt2_with(DIGITS, byte_level()), "byte-level BPE"),  # StarCoder2, SmolLM
+    "bl-digit-runs-prefix-space": (lambda: gpt2_with({"type": "Digits", "individual_digits": False},
+                                                     byte_level(add_prefix_space=True)), "byte-level BPE"),
+    "bl-punctuation-digits": (lambda: gpt2_with({"type": "Punctuation", "behavior": "Contiguous"}, DIGITS,
+                                                byte_level()), "byte-level BPE"),
+    "bl-whitespace-split": (lambda: gpt2_with({"type": "WhitespaceSplit"}, byte_level(use_regex=False)),
+                            "byte-level BPE"),
+    "bl-whitespace": (lambda: gpt2_with({"type": "Whitespace"}, byte_level(use_regex=False)),
+                      "byte-level BPE"),
+    "bl-char-delimiter": (lambda: gpt2_with({"type": "CharDelimiterSplit", "delimiter": "-"},
+                                            byte_level(add_prefix_space=True)), "byte-level BPE"),
+    "bl-split-then-digits": (lambda: gpt2_with(
+        {"type": "Split", "pattern": {"Regex": "[0-9]+"}, "behavior": "MergedWithPrevious", "invert": False},
+        DIGITS, byte_level()), "byte-level BPE"),
+    "bl-byte-level-not-last": (lambda: gpt2_with(byte_level(), DIGITS), "none"),  # Falcon's order
 }
 
 SHARED_FILES = {
@@ -214,7 +245,8 @@ PIECES = [" ", "  ", "   ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x01", "\
           "\x1c", "▁", "▁▁", " ▁", "\u00a0", "\u3000", "\u2028", "\u0301", " \u0301", "\u0600",
           "\u0600 ", "\u200d", "\u0903", "ﬁ", "Ａ", "é", "e\u0301", "中文", "😀", "👍🏽",
           "''", "``", "'", "\"", ".", ",", "!?", "-", "_", "##", "[CLS]", "</s>", "<s>",
-          "<unk>", "Hello", "hello", "WORLD", "don't", "42", "supercalifragilistic"]
+          "<unk>", "Hello", "hello", "WORLD", "don't", "42", "supercalifragilistic",
+          " 2024", "3.14", "٣", "½", "²", "Ⅻ", "x1y2"]
 TEXT = hst.lists(
     hst.one_of(
         hst.sampled_from(PIECES),
@@ -299,13 +331,18 @@ CUT_TEXT = hst.lists(
                                                     "ﬁ x", "\u0600 a", "a \u0301"]),
                hst.text(alphabet=hst.characters(max_codepoint=0x7F), min_size=1, max_size=6)),
     min_size=1, max_size=40).map("".join)
-CUTTING = [n for n, (_, path) in BUILT.items() if path != "none" and n != "spm-bpe-precompiled"]
+# Byte-level BPE behind a cut that is not a Split on a hand-written scanner
+# takes the fused path but proves nothing about cut points.
+UNPROVEN_CUTS = [n for n in BUILT if n.startswith("bl-")]
+CUTTING = [n for n, (_, path) in BUILT.items()
+           if path != "none" and n != "spm-bpe-precompiled" and n not in UNPROVEN_CUTS]
 
 
 def test_the_fused_paths_cut_documents():
     assert all(pair(n)[1].can_split_documents for n in CUTTING)
     # A Precompiled charsmap is no proven keeper of cut points.
     assert not pair("spm-bpe-precompiled")[1].can_split_documents
+    assert not any(pair(n)[1].can_split_documents for n in UNPROVEN_CUTS)
 
 
 @pytest.mark.parametrize("name", CUTTING + shared_names())

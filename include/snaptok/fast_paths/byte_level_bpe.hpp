@@ -1,6 +1,9 @@
 // Fused ids-only model stage for byte-level BPE tokenizers (GPT-2, Llama 3,
-// Qwen, DeepSeek, ...): pre-tokenizer = [Split(regex)...] then ByteLevel,
-// model = BPE whose vocabulary holds all 256 byte-level chars. Pieces are
+// Qwen, DeepSeek, StarCoder2, ...): pre-tokenizer = [Split(regex)...] then
+// ByteLevel, where any of the Splits may be another pre-tokenizer that only
+// cuts (Digits, Punctuation, Whitespace, WhitespaceSplit, CharDelimiterSplit:
+// CuttingPreTokenizer), model = BPE whose vocabulary holds all 256 byte-level
+// chars. Pieces are
 // cut as views of the text (no NormalizedString, no alignments) by the
 // patterns' scanners, looked up in the worker's piece cache, and merged from
 // raw bytes on a miss, skipping the byte -> char rewrite. Selected at load
@@ -53,9 +56,16 @@ class ByteLevelBpePath {
     bool cuts = last->use_regex();  // the GPT-2 pattern
     std::vector<scanners::ScannerKind> kinds;
     for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+      const auto* cutting = dynamic_cast<const CuttingPreTokenizer*>(steps[i]);
+      if (!cutting) return nullptr;
+      path->stages_.push_back(cutting);
       const auto* split = dynamic_cast<const SplitPreTokenizer*>(steps[i]);
-      if (!split) return nullptr;
       path->splits_.push_back(split);
+      if (!split) {  // cuts what no scanner proves about cut points
+        scanners_only = false;
+        kinds.push_back(scanners::ScannerKind::kNone);
+        continue;
+      }
       const scanners::ScannerKind kind = split->regex().scanner();
       kinds.push_back(kind);
       scanners_only = scanners_only && split->behavior() == SplitBehavior::isolated &&
@@ -118,31 +128,27 @@ class ByteLevelBpePath {
   };
   using Pieces = runtime::PieceBatch<Merger>;
 
-  // Applies Split stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
+  // Applies cutting stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
   void run_split(std::size_t i, std::string_view text, Pieces& out) const {
     if (text.empty()) return;
-    if (i == splits_.size()) {
+    if (i == stages_.size()) {
       run_byte_level(text, out);
       return;
     }
-    const SplitPreTokenizer& split = *splits_[i];
-    if (split.behavior() == SplitBehavior::isolated && !split.invert()) {
-      if (i + 1 == splits_.size() && plain_byte_level_) {
+    const SplitPreTokenizer* split = splits_[i];
+    if (split && split->behavior() == SplitBehavior::isolated && !split->invert()) {
+      if (i + 1 == stages_.size() && plain_byte_level_) {
         // The last cut, and ByteLevel only maps bytes: pieces go straight
         // to the model.
-        for_each_isolated(split.regex(), text, out);
+        for_each_isolated(split->regex(), text, out);
       } else {
         auto next = [&](std::string_view p) { run_split(i + 1, p, out); };
-        for_each_isolated(split.regex(), text, next);
+        for_each_isolated(split->regex(), text, next);
       }
       return;
     }
-    std::vector<PatternMatch> matches = split.regex().find_matches(text);
-    if (split.invert()) {
-      for (PatternMatch& m : matches) m.is_match = !m.is_match;
-    }
     std::vector<Offsets> pieces;
-    split_ranges(matches, split.behavior(), pieces);
+    stages_[i]->cut(text, pieces);
     for (const Offsets& p : pieces) run_split(i + 1, text.substr(p.start, p.end - p.start), out);
   }
 
@@ -220,6 +226,9 @@ class ByteLevelBpePath {
   bool cut_points_exact_ = false;
   // The Splits are DeepSeek V3's three, run as one (scan_deepseek_chain).
   bool deepseek_chain_ = false;
+  // The stages before ByteLevel, and each one's Split (nullptr for another
+  // kind of cut).
+  std::vector<const CuttingPreTokenizer*> stages_;
   std::vector<const SplitPreTokenizer*> splits_;
 };
 

@@ -11,20 +11,17 @@
 
 namespace snaptok {
 
-class CharDelimiterSplitPreTokenizer final : public PreTokenizer {
+class CharDelimiterSplitPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit CharDelimiterSplitPreTokenizer(const detail::Json& json)
       : delimiter_(single_char(json.at("delimiter"))) {}
 
   char32_t delimiter() const noexcept { return delimiter_; }
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
-                             std::vector<NormalizedString>& out) {
-      ns.split(find_char_matches(ns.get(), [&](char32_t c) { return c == delimiter_; }),
-               SplitBehavior::removed, out);
-    });
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    return find_char_matches(text, [&](char32_t c) { return c == delimiter_; });
   }
+  SplitBehavior cut_behavior() const override { return SplitBehavior::removed; }
 
  private:
   char32_t delimiter_;

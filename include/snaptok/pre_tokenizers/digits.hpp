@@ -13,21 +13,18 @@
 
 namespace snaptok {
 
-class DigitsPreTokenizer final : public PreTokenizer {
+class DigitsPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit DigitsPreTokenizer(const detail::Json& json)
       : individual_digits_(json.at("individual_digits").boolean()) {}
 
   bool individual_digits() const noexcept { return individual_digits_; }
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    const SplitBehavior behavior =
-        individual_digits_ ? SplitBehavior::isolated : SplitBehavior::contiguous;
-    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
-                             std::vector<NormalizedString>& out) {
-      ns.split(find_char_matches(ns.get(), [](char32_t c) { return unicode::is_numeric(c); }),
-               behavior, out);
-    });
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    return find_char_matches(text, [](char32_t c) { return unicode::is_numeric(c); });
+  }
+  SplitBehavior cut_behavior() const override {
+    return individual_digits_ ? SplitBehavior::isolated : SplitBehavior::contiguous;
   }
 
  private:

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "snaptok/detail/json.hpp"
 #include "snaptok/normalized_string.hpp"
@@ -18,6 +19,31 @@ class PreTokenizer {
   /// True when the result depends on original offsets, so that even an
   /// ids-only encode must track alignments (Metaspace "first").
   virtual bool needs_offsets() const { return false; }
+};
+
+/// A pre-tokenizer that only cuts its text: each piece is split at
+/// matches(text) following cut_behavior() (HF's NormalizedString::split
+/// with a Pattern), and nothing is rewritten (Split, Digits, Punctuation,
+/// Whitespace, WhitespaceSplit, CharDelimiterSplit). The general stages
+/// cut NormalizedStrings; a fused path cuts plain text views with cut().
+class CuttingPreTokenizer : public PreTokenizer {
+ public:
+  void pre_tokenize(PreTokenizedString& pts) const final {
+    pts.split_normalized([&](std::size_t, NormalizedString&& ns, std::vector<NormalizedString>& out) {
+      ns.split(matches(ns.get()), cut_behavior(), out);
+    });
+  }
+
+  /// Appends the [start, end) byte ranges of the pieces of `text` to
+  /// `pieces`, in order (some may be empty: the general stages drop them).
+  void cut(std::string_view text, std::vector<Offsets>& pieces) const {
+    split_ranges(matches(text), cut_behavior(), pieces);
+  }
+
+  /// The partition of `text` into matches (delimiters) and the gaps between them.
+  virtual std::vector<PatternMatch> matches(std::string_view text) const = 0;
+  /// What becomes of the matches.
+  virtual SplitBehavior cut_behavior() const = 0;
 };
 
 using PreTokenizerPtr = std::shared_ptr<const PreTokenizer>;

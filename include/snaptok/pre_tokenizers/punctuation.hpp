@@ -12,7 +12,7 @@
 
 namespace snaptok {
 
-class PunctuationPreTokenizer final : public PreTokenizer {
+class PunctuationPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit PunctuationPreTokenizer(const detail::Json& json) {
     if (auto b = find_defaulted(json, "behavior")) behavior_ = parse_split_behavior(*b);
@@ -20,13 +20,10 @@ class PunctuationPreTokenizer final : public PreTokenizer {
 
   SplitBehavior behavior() const noexcept { return behavior_; }
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
-                             std::vector<NormalizedString>& out) {
-      ns.split(find_char_matches(ns.get(), [](char32_t c) { return unicode::is_punctuation(c); }),
-               behavior_, out);
-    });
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    return find_char_matches(text, [](char32_t c) { return unicode::is_punctuation(c); });
   }
+  SplitBehavior cut_behavior() const override { return behavior_; }
 
  private:
   SplitBehavior behavior_ = SplitBehavior::isolated;

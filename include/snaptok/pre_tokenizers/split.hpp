@@ -35,7 +35,7 @@ inline detail::Regex parse_pattern(const detail::Json& json) {
   json.fail("expected {\"String\": ...} or {\"Regex\": ...}");
 }
 
-class SplitPreTokenizer final : public PreTokenizer {
+class SplitPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit SplitPreTokenizer(const detail::Json& json)
       : regex_(parse_pattern(json.at("pattern"))),
@@ -46,16 +46,14 @@ class SplitPreTokenizer final : public PreTokenizer {
   SplitBehavior behavior() const noexcept { return behavior_; }
   bool invert() const noexcept { return invert_; }
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    pts.split_normalized([&](std::size_t, NormalizedString&& ns,
-                             std::vector<NormalizedString>& out) {
-      std::vector<PatternMatch> matches = regex_.find_matches(ns.get());
-      if (invert_) {
-        for (PatternMatch& m : matches) m.is_match = !m.is_match;
-      }
-      ns.split(matches, behavior_, out);
-    });
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    std::vector<PatternMatch> found = regex_.find_matches(text);
+    if (invert_) {
+      for (PatternMatch& m : found) m.is_match = !m.is_match;
+    }
+    return found;
   }
+  SplitBehavior cut_behavior() const override { return behavior_; }
 
  private:
   detail::Regex regex_;

@@ -42,19 +42,17 @@ inline std::vector<PatternMatch> find_whitespace_matches(std::string_view text) 
   return out;
 }
 
-class WhitespacePreTokenizer final : public PreTokenizer {
+class WhitespacePreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit WhitespacePreTokenizer(const detail::Json&) {}
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    pts.split_normalized([](std::size_t, NormalizedString&& ns,
-                            std::vector<NormalizedString>& out) {
-      std::vector<PatternMatch> matches = find_whitespace_matches(ns.get());
-      // HF splits on Invert(regex) with Removed: the gaps are the delimiters.
-      for (PatternMatch& m : matches) m.is_match = !m.is_match;
-      ns.split(matches, SplitBehavior::removed, out);
-    });
+  // HF splits on Invert(regex) with Removed: the gaps are the delimiters.
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    std::vector<PatternMatch> found = find_whitespace_matches(text);
+    for (PatternMatch& m : found) m.is_match = !m.is_match;
+    return found;
   }
+  SplitBehavior cut_behavior() const override { return SplitBehavior::removed; }
 };
 
 }  // namespace snaptok

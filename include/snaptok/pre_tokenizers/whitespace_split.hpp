@@ -12,17 +12,14 @@
 
 namespace snaptok {
 
-class WhitespaceSplitPreTokenizer final : public PreTokenizer {
+class WhitespaceSplitPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit WhitespaceSplitPreTokenizer(const detail::Json&) {}
 
-  void pre_tokenize(PreTokenizedString& pts) const override {
-    pts.split_normalized([](std::size_t, NormalizedString&& ns,
-                            std::vector<NormalizedString>& out) {
-      ns.split(find_char_matches(ns.get(), [](char32_t c) { return unicode::is_whitespace(c); }),
-               SplitBehavior::removed, out);
-    });
+  std::vector<PatternMatch> matches(std::string_view text) const override {
+    return find_char_matches(text, [](char32_t c) { return unicode::is_whitespace(c); });
   }
+  SplitBehavior cut_behavior() const override { return SplitBehavior::removed; }
 };
 
 }  // namespace snaptok
