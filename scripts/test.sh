@@ -50,6 +50,7 @@ step "NEON build" tests/cmake/check_neon.sh build/neon
 step "Arm under qemu" tests/arm/run_qemu.sh build/arm
 step "Arm wheel under qemu" tests/arm/run_wheel_qemu.sh build/arm-wheel
 step "conda recipe" .venv/bin/python conda-recipe/check_recipe.py
+step "generated tables" .venv/bin/python tools/check_generated.py --workers "$jobs"
 # On every core (pytest-xdist, from the test extras); the slowest tests are
 # listed so that the step's time stays visible.
 step "Python tests" .venv/bin/python -m pytest tests/python -q -n "$jobs" --durations=20
