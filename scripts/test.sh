@@ -2,10 +2,11 @@
 # Runs every test: C++ (doctest via ctest), the concurrency tests under
 # ThreadSanitizer and ASan+UBSan, a short ASan+UBSan libFuzzer run of every
 # fuzz target (fuzz/run.sh), the CMake consumer projects, the NEON
-# cross-compile check, the conda recipe check, the Python tests, a Python
-# subset against an ASan+UBSan build of the module, and the docs site. Each
-# step runs even if an earlier one failed; the exit status is non-zero if any
-# failed.
+# cross-compile check, the C++ tests and the aarch64 wheel under qemu, the
+# conda recipe check, the regeneration of the generated tables, the Python
+# tests, a Python subset against an ASan+UBSan build of the module, and the
+# docs site. Each step runs even if an earlier one failed; the exit status
+# is non-zero if any failed.
 #
 # Environment: SNAPTOK_JOBS (default: nproc), CMAKE (default: cmake).
 set -euo pipefail
