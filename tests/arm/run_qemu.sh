@@ -23,13 +23,12 @@
 # Hugging Face's ids and the very bytes they write themselves
 # (tests/cpp/test_platform_parity.cpp).
 #
-# Budget: the exhaustive scanner and document cases (*on real text, *on
-# every code point, code-point documents, the DeepSeek chain and cut-point
-# sweeps: scalar-bound, ~90 s more under qemu) are left out there: they run
-# natively on x86 under every target. NEON runs the rest of the suite; the
-# SVE runs (qemu's SVE is far slower) the kernel cases, the parity and .st
-# cases, GPT-2's, and the check of every scanner against Oniguruma on every
-# compiled target.
+# Budget: NEON runs the whole suite, the exhaustive scanner and document
+# cases included (*on real text, *on every code point, code-point
+# documents, the DeepSeek chain and cut-point sweeps: scalar-bound, ~90 s
+# of the run under qemu). The SVE runs (qemu's SVE is far slower) run the
+# kernel cases, the parity and .st cases, GPT-2's, and the check of every
+# scanner against Oniguruma on every compiled target.
 #
 # Usage: tests/arm/run_qemu.sh [BUILD_DIR]   (default build/arm)
 # Environment: SNAPTOK_JOBS (build jobs, default nproc), CMAKE (default
@@ -88,18 +87,17 @@ PY
 #    document tests run on NEON only (the target every Arm CPU has); the
 #    SVE runs a subset (see Budget above).
 sve_subset='simd:*,parity:*,GPT-2:*,every scanner equals Oniguruma on every compiled Highway target'
-slow='*on real text,*on every code point,documents: texts held as code points*,DeepSeek chain scanner*,cut points: every pattern*'
 declare -A cpu simd expect
 cpu[neon]='max,sve=off';     simd[neon]='';    expect[neon]='NEON'
 cpu[sve128]='max,sve128=on'; simd[sve128]='';  expect[sve128]='SVE2_128 SVE2 SVE NEON'
 cpu[sve256]='max,sve256=on'; simd[sve256]='';  expect[sve256]='SVE2 SVE NEON'
 cpu[sve512]='max,sve512=on'; simd[sve512]=sve; expect[sve512]='SVE NEON'
-# Returns (in filter) the doctest filter of run $1: NEON the whole suite but
-# the slow cases, SVE (emulated ~10x slower than NEON) the kernels, parity
-# and the every-target scanner check.
+# Returns (in filter) the doctest filter of run $1: NEON the whole suite,
+# SVE (emulated ~10x slower than NEON) the kernels, parity and the
+# every-target scanner check.
 set_filter() {
   if [ "$1" = neon ]; then
-    filter=("--test-case-exclude=$slow")
+    filter=()
   else
     filter=("--test-case=$sve_subset")
   fi
