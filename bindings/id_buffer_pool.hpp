@@ -2,6 +2,7 @@
 // IdBufferPool).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -20,14 +21,16 @@ namespace snaptok_python {
 // touched before: a 16 MB batch's ids, 22 MB, spent a quarter of its
 // encode time in the kernel zeroing pages; the C++ corpus pass, which
 // reuses its vector, ran 5-10% faster than with a new one each batch.)
-// At most kKeptBuffers buffers and kKeptBytes of capacity in all; shared by
-// every tokenizer and thread of the process.
+// At most kKeptBuffers buffers of kMinKeptBytes or more, and kKeptBytes of
+// capacity in all; shared by every tokenizer and thread of the process.
 class IdBufferPool {
  public:
   static constexpr std::size_t kKeptBuffers = 4;
   static constexpr std::size_t kKeptBytes = std::size_t{256} << 20;
   // Any buffer of up to this many ids may serve a smaller result.
   static constexpr std::size_t kSmallIds = std::size_t{1} << 16;
+  // Smaller buffers are not kept.
+  static constexpr std::size_t kMinKeptBytes = std::size_t{1} << 20;
 
   // Never destroyed: arrays may be dropped while the interpreter exits.
   static IdBufferPool& instance() {
@@ -70,12 +73,22 @@ class IdBufferPool {
   // reserves (an id per 2 bytes).
   static std::size_t ids_for_bytes(std::size_t bytes) noexcept { return bytes / 2 + 16; }
 
-  // Keeps `buffer` for a later take when there is room, else frees it.
+  // Keeps `buffer` for a later take, else frees it: a buffer under
+  // kMinKeptBytes is freed (malloc reuses small blocks itself), and when the
+  // pool is full the smallest kept buffers make way for a larger one, so
+  // that small results dropped first never keep a corpus loop's batches out.
   void give_back(std::vector<std::uint32_t>&& buffer) noexcept {
     buffer.clear();
     const std::size_t bytes = bytes_of(buffer);
+    if (bytes < kMinKeptBytes || bytes > kKeptBytes) return;
     std::lock_guard lock(mutex_);
-    if (bytes == 0 || kept_.size() >= kKeptBuffers || bytes_ + bytes > kKeptBytes) return;
+    while (kept_.size() >= kKeptBuffers || bytes_ + bytes > kKeptBytes) {
+      auto smallest = std::min_element(kept_.begin(), kept_.end(),
+                                       [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); });
+      if (smallest->capacity() >= buffer.capacity()) return;
+      bytes_ -= bytes_of(*smallest);
+      kept_.erase(smallest);
+    }
     kept_.push_back(std::move(buffer));  // capacity reserved in the constructor: no throw
     bytes_ += bytes;
   }

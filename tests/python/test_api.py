@@ -1,6 +1,8 @@
 """The Python surface: zero-copy NumPy output, str/bytes input, threads,
 errors, and settings that must not change results."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -52,45 +54,73 @@ def test_encode_to_numpy_rows_equal_hf(tok, hf):
 
 
 
+# Run in a fresh interpreter: the pool is per process, and what earlier
+# tests dropped into it would change the counts.
+ID_BUFFER_POOL_CHECK = r"""
+import sys
+import numpy as np
+import snaptok
+
+tok = snaptok.Tokenizer.from_file(sys.argv[1])
+kept_now = snaptok._core._kept_id_buffers
+
+
 def address(arr):
     return arr.__array_interface__["data"][0]
 
 
-def test_a_dropped_id_array_is_reused_and_a_held_one_never_is(tok):
+assert kept_now() == (0, 0)
+# A batch large enough that malloc would map fresh memory for each result.
+big = ["words and more words, " * 50_000] * 16
+first, _ = tok.encode_to_numpy(big)
+want = first.copy()
+second, _ = tok.encode_to_numpy(big)
+assert address(second) != address(first)  # `first` is alive: its buffer is not lent out
+np.testing.assert_array_equal(second, want)
+reused_at = address(second)
+del second
+buffers, kept_bytes = kept_now()
+assert buffers == 1 and kept_bytes >= want.nbytes
+third, _ = tok.encode_to_numpy(big)
+assert kept_now() == (0, 0) and address(third) == reused_at  # the dropped buffer came back
+np.testing.assert_array_equal(third, want)
+np.testing.assert_array_equal(first, want)
+# A view keeps its array's buffer: nothing is reused under it.
+view = third[10:20]
+view_copy = view.copy()
+del third
+other, _ = tok.encode_to_numpy(big[:1])
+np.testing.assert_array_equal(view, view_copy)
+# A small result neither takes a large buffer nor is kept itself.
+del first, view, other
+held = kept_now()
+assert held[0] == 3  # first, third (second's) and other
+small, _ = tok.encode_to_numpy(["a few words"])
+assert small.tolist() == tok.encode("a few words").ids
+del small
+assert kept_now() == held
+# Full, the pool drops its smallest buffers for a larger one: small
+# results dropped first never keep a corpus loop's batches out.
+mid = [tok.encode_to_numpy(big[:2])[0] for _ in range(4)]
+del mid
+assert kept_now()[0] == 4
+large, _ = tok.encode_to_numpy(big * 2)
+large_bytes = large.nbytes
+del large
+buffers, kept_bytes = kept_now()
+assert buffers == 4 and kept_bytes >= large_bytes
+print("ok")
+"""
+
+
+def test_a_dropped_id_array_is_reused_and_a_held_one_never_is():
     # encode_to_numpy keeps the buffers of dropped id arrays for the next
     # call (bindings/id_buffer_pool.hpp): a corpus job then writes its
-    # batches into memory it has touched before. (The batch is large enough
-    # that malloc would map fresh memory for each result: 18 MB of text.)
-    big = ["words and more words, " * 50_000] * 16
-    first, _ = tok.encode_to_numpy(big)
-    kept = first.copy()
-    held_at = address(first)
-    second, _ = tok.encode_to_numpy(big)
-    assert address(second) != held_at  # `first` is alive: its buffer is not lent out
-    np.testing.assert_array_equal(first, kept)
-    np.testing.assert_array_equal(second, kept)
-    reused_at = address(second)
-    kept_before = snaptok._core._kept_id_buffers()
-    del second
-    buffers, kept_bytes = snaptok._core._kept_id_buffers()
-    assert buffers == kept_before[0] + 1 and kept_bytes >= kept_before[1] + kept.nbytes
-    third, _ = tok.encode_to_numpy(big)
-    assert snaptok._core._kept_id_buffers() == kept_before  # the dropped buffer came back
-    assert address(third) == reused_at
-    np.testing.assert_array_equal(third, kept)
-    np.testing.assert_array_equal(first, kept)
-    # A view keeps its array's buffer: it is not reused under the view.
-    view = third[10:20]
-    view_copy = view.copy()
-    del third
-    fourth, _ = tok.encode_to_numpy(DOCS[:3])
-    np.testing.assert_array_equal(view, view_copy)
-    # A small result does not take a large batch's buffer.
-    del first, view
-    buffers, kept_bytes = snaptok._core._kept_id_buffers()
-    small, _ = tok.encode_to_numpy(["a few words"])
-    assert snaptok._core._kept_id_buffers() == (buffers, kept_bytes)
-    assert small.tolist() == tok.encode("a few words").ids
+    # batches into memory it has touched before.
+    run = subprocess.run([sys.executable, "-c", ID_BUFFER_POOL_CHECK, str(GPT2)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-3000:]
+
 
 def test_encode_ids_returns_a_fresh_list_of_exact_ints(tok, hf):
     # encode_ids reuses a per-thread buffer and kept int objects: every call
