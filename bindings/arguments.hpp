@@ -272,7 +272,7 @@ inline void encode_texts_flat(const snaptok::Pipeline& t, nb::handle texts, bool
                               unsigned num_threads, std::vector<std::uint32_t>& ids,
                               std::vector<std::int64_t>& offsets) {
   TextBatch batch(texts, /*long_strs_as_chars=*/true);
-  if (ids.capacity() == 0) ids = IdBufferPool::instance().take(IdBufferPool::ids_for_bytes(batch.bytes()));
+  if (ids.capacity() == 0) ids = IdBufferPool::instance().take(snaptok::runtime::ids_room_for(batch.bytes()));
   try {
     nb::gil_scoped_release release;
     t.encode_batch_flat(batch.views, batch.chars, add_special_tokens, num_threads, ids, offsets,

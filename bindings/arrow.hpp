@@ -143,7 +143,7 @@ inline void bind_tokenizer_arrow(nb::class_<snaptok::Pipeline>& cls) {
           const ArrowTexts batch(texts, pa);
           std::size_t bytes = 0;
           for (const std::string_view v : batch.views) bytes += v.size();
-          ids = IdBufferPool::instance().take(IdBufferPool::ids_for_bytes(bytes));
+          ids = IdBufferPool::instance().take(snaptok::runtime::ids_room_for(bytes));
           nb::gil_scoped_release release;
           t.encode_batch_flat(batch.views, add_special_tokens, num_threads, ids, offsets);
         } else {

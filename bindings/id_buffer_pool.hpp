@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <snaptok/runtime/batch.hpp>
 #include <snaptok/runtime/huge_pages.hpp>
 
 namespace snaptok_python {
@@ -68,10 +69,6 @@ class IdBufferPool {
     std::lock_guard lock(mutex_);
     return {kept_.size(), bytes_};
   }
-
-  // take's `want` for texts of `bytes` bytes: what encode_batch_flat
-  // reserves (an id per 2 bytes).
-  static std::size_t ids_for_bytes(std::size_t bytes) noexcept { return bytes / 2 + 16; }
 
   // Keeps `buffer` for a later take, else frees it: a buffer under
   // kMinKeptBytes is freed (malloc reuses small blocks itself), and when the

@@ -311,6 +311,10 @@ inline Unit converted(const Unit& unit, Workspace& ws) {
   return utf8;
 }
 
+// The ids encode_units reserves room for, for `bytes` bytes of text: an id
+// per 2 bytes (see encode_units), and a few for the post-processor's.
+constexpr std::size_t ids_room_for(std::size_t bytes) noexcept { return bytes / 2 + 16; }
+
 // Appends the ids of `units` (in text order) to `ids`, on up to `threads`
 // threads; encode_unit(unit, workspace, out) appends one unit's ids to
 // `out`. Chunks of units of about equal bytes are taken by free threads;
@@ -344,7 +348,7 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
     v.reserve(n);
     advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
   };
-  reserve(ids, ids.size() + all_bytes / 2 + 16);
+  reserve(ids, ids.size() + ids_room_for(all_bytes));
   // Chunks 1.. are appended to `ids` in order, each as soon as every chunk
   // before it is done, by the thread that completes that run: most of the
   // copying then overlaps the encoding of later chunks. (Appending, not
@@ -371,7 +375,7 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
     }();
     std::size_t bytes = 0;
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) bytes += units[u].size();
-    if (c > 0) reserve(out, bytes / 2 + 16);
+    if (c > 0) reserve(out, ids_room_for(bytes));
     Unit as_utf8{};  // a unit of code points, converted (not a copy of every unit)
     for (std::size_t u = bounds[c]; u < bounds[c + 1]; ++u) {
       try {
