@@ -41,12 +41,7 @@ class ByteLevelBpePath {
     const auto* bpe = dynamic_cast<const BpeModel*>(&model);
     if (!bpe || !bpe->byte_level_ready() || !pre_tokenizer) return nullptr;
     auto path = std::unique_ptr<ByteLevelBpePath>(new ByteLevelBpePath(*bpe));
-    std::vector<const PreTokenizer*> steps;
-    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
-      for (const auto& step : seq->steps()) steps.push_back(step.get());
-    } else {
-      steps.push_back(pre_tokenizer);
-    }
+    const std::vector<const PreTokenizer*> steps = flatten_pre_tokenizers(pre_tokenizer);
     if (steps.empty()) return nullptr;
     const auto* last = dynamic_cast<const ByteLevelPreTokenizer*>(steps.back());
     if (!last) return nullptr;

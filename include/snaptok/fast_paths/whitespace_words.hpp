@@ -200,12 +200,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   // WhitespaceSplit, alone or followed by Metaspace (prepend "always" or
   // "never"; its replacement not ASCII, so a word holds none).
   bool read_whitespace_split(const PreTokenizer* pre_tokenizer) {
-    std::vector<const PreTokenizer*> steps;
-    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
-      for (const auto& step : seq->steps()) steps.push_back(step.get());
-    } else {
-      steps.push_back(pre_tokenizer);
-    }
+    const std::vector<const PreTokenizer*> steps = flatten_pre_tokenizers(pre_tokenizer);
     if (steps.empty() || steps.size() > 2 || !dynamic_cast<const WhitespaceSplitPreTokenizer*>(steps[0])) {
       return false;
     }
@@ -223,11 +218,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   // SentencePiece conversions add (Strip(right), then Replace(Regex " {2,}")
   // by " " or by "▁") read as run rules, or nullopt.
   std::optional<AsciiProfile> read_normalizer(const Normalizer* normalizer) {
-    if (!normalizer) return AsciiProfile::identity();
-    const auto* seq = dynamic_cast<const SequenceNormalizer*>(normalizer);
-    if (!seq) return normalizer->ascii_profile();
-    std::vector<const Normalizer*> steps;
-    for (const auto& step : seq->steps()) steps.push_back(step.get());
+    std::vector<const Normalizer*> steps = flatten_normalizers(normalizer);
     if (!steps.empty()) {
       const auto* replace = dynamic_cast<const ReplaceNormalizer*>(steps.back());
       if (replace && !replace->literal() && replace->regex().pattern() == " {2,}" &&
@@ -257,11 +248,8 @@ class WhitespaceWordsPath final : public SegmentPath {
   // ASCII): only ' ' is a separator, and each space but the one that goes
   // with the next word is a "▁" piece of its own.
   bool read_metaspace(const PreTokenizer* pre_tokenizer) {
-    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
-      if (seq->steps().size() != 1) return false;
-      pre_tokenizer = seq->steps()[0].get();
-    }
-    const auto* meta = dynamic_cast<const MetaspacePreTokenizer*>(pre_tokenizer);
+    const std::vector<const PreTokenizer*> steps = flatten_pre_tokenizers(pre_tokenizer);
+    const auto* meta = steps.size() == 1 ? dynamic_cast<const MetaspacePreTokenizer*>(steps[0]) : nullptr;
     if (!meta || !meta->split() || meta->replacement() < 0x80 ||
         meta->prepend_scheme() != PrependScheme::always) {
       return false;

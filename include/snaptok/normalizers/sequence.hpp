@@ -1,8 +1,10 @@
 // Sequence normalizer: applies its normalizers in order.
 #pragma once
 
+#include <utility>
 #include <vector>
 
+#include "snaptok/detail/sequence_steps.hpp"
 #include "snaptok/normalizers/normalizer.hpp"
 
 namespace snaptok {
@@ -14,6 +16,7 @@ class SequenceNormalizer final : public Normalizer {
       steps_.push_back(make_normalizer(item));
     }
   }
+  explicit SequenceNormalizer(std::vector<NormalizerPtr> steps) : steps_(std::move(steps)) {}
   void normalize(NormalizedString& ns) const override {
     for (const auto& step : steps_) step->normalize(ns);
   }
@@ -51,5 +54,10 @@ class SequenceNormalizer final : public Normalizer {
  private:
   std::vector<NormalizerPtr> steps_;
 };
+
+/// The normalizers `normalizer` applies, in order, nested Sequences opened.
+inline std::vector<const Normalizer*> flatten_normalizers(const Normalizer* normalizer) {
+  return detail::flatten_steps<SequenceNormalizer>(normalizer);
+}
 
 }  // namespace snaptok

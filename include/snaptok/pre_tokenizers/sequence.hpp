@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "snaptok/detail/sequence_steps.hpp"
 #include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
 
 namespace snaptok {
@@ -28,5 +29,11 @@ class SequencePreTokenizer final : public PreTokenizer {
  private:
   std::vector<PreTokenizerPtr> steps_;
 };
+
+/// The pre-tokenizers `pre_tokenizer` applies, in order, nested Sequences
+/// opened.
+inline std::vector<const PreTokenizer*> flatten_pre_tokenizers(const PreTokenizer* pre_tokenizer) {
+  return detail::flatten_steps<SequencePreTokenizer>(pre_tokenizer);
+}
 
 }  // namespace snaptok
