@@ -94,6 +94,29 @@ def bert_wordpiece(**bert) -> str:
     return tok.to_str()
 
 
+REPLACE_SPACE = {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+PREPEND = {"type": "Prepend", "prepend": "▁"}
+SPLIT_SPACE = {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
+               "invert": False}
+SPLIT_NEWLINE = {"type": "Split", "pattern": {"String": "\n"}, "behavior": "Contiguous", "invert": False}
+# Normalizer layouts of SentencePiece conversions (no Metaspace): the steps of a
+# Sequence (Gemma's Replace stands alone).
+SPM_NORMALIZERS = {
+    "normalizers": [PREPEND, REPLACE_SPACE],  # Llama 2, Phi-3
+    "gemma": [REPLACE_SPACE],  # Gemma 2/3: nothing prepended, Split(" ") after
+    "replace-only": [REPLACE_SPACE],
+    "replace-split-newline": [REPLACE_SPACE],  # Split("\n") cuts: not the path's
+    "prepend-space": [{"type": "Prepend", "prepend": " "}, REPLACE_SPACE],  # Helium
+    "replace-prepend": [REPLACE_SPACE, PREPEND],
+    "nfkc-prepend": [{"type": "NFKC"}, PREPEND, REPLACE_SPACE],
+    "strip-prepend": [{"type": "Strip", "strip_left": True, "strip_right": True}, PREPEND, REPLACE_SPACE],
+    "nested": [{"type": "Sequence", "normalizers": [{"type": "Lowercase"}]},
+               {"type": "Sequence", "normalizers": [PREPEND, REPLACE_SPACE]}],
+    "prepend-other": [{"type": "Prepend", "prepend": "<"}, REPLACE_SPACE],  # "<" is a step before
+    "replace-prepend-other": [REPLACE_SPACE, {"type": "Prepend", "prepend": "<"}],
+}
+
+
 def sentencepiece_bpe(layout: str, prepend_scheme: str = "always") -> str:
     """BPE trained on Metaspace pieces (so no token holds "▁" after another char),
     then laid out as Llama's legacy normalizers or a Metaspace(split=False)."""
@@ -103,11 +126,12 @@ def sentencepiece_bpe(layout: str, prepend_scheme: str = "always") -> str:
         vocab_size=500, special_tokens=["<unk>", "<s>", "</s>"],
         initial_alphabet=[f"<0x{b:02X}>" for b in range(256)], show_progress=False))
     data = json.loads(tok.to_str())
-    if layout == "normalizers":
-        data["normalizer"] = {"type": "Sequence", "normalizers": [
-            {"type": "Prepend", "prepend": "▁"},
-            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
-        data["pre_tokenizer"] = None
+    if layout in SPM_NORMALIZERS:
+        steps = SPM_NORMALIZERS[layout]
+        data["normalizer"] = steps[0] if layout == "gemma" else {"type": "Sequence", "normalizers": steps}
+        # Gemma's Split(" ") cuts nothing once every space is a "▁".
+        data["pre_tokenizer"] = (SPLIT_SPACE if layout == "gemma" else
+                                 SPLIT_NEWLINE if layout == "replace-split-newline" else None)
     else:
         data["normalizer"] = {"precompiled": precompiled_charsmap(), "nfkc": {"type": "NFKC"},
                               "lowercase": {"type": "Lowercase"}}.get(layout)
@@ -161,6 +185,11 @@ BUILT = {
     "spm-bpe-metaspace-never": (lambda: sentencepiece_bpe("metaspace", "never"),
                                 "SentencePiece BPE"),
     "spm-bpe-joined": (sentencepiece_bpe_joined, "none"),
+    **{f"spm-bpe-{layout}": (lambda layout=layout: sentencepiece_bpe(layout), "SentencePiece BPE")
+       for layout in SPM_NORMALIZERS
+       if layout not in ("normalizers", "replace-split-newline", "replace-prepend-other")},
+    "spm-bpe-replace-split-newline": (lambda: sentencepiece_bpe("replace-split-newline"), "none"),
+    "spm-bpe-replace-prepend-other": (lambda: sentencepiece_bpe("replace-prepend-other"), "none"),
     # Byte-level BPE behind cuts other than Split (CuttingPreTokenizer).
     "bl-digits": (lambda: gpt2_with(DIGITS, byte_level()), "byte-level BPE"),  # StarCoder2, SmolLM
     "bl-digit-runs-prefix-space": (lambda: gpt2_with({"type": "Digits", "individual_digits": False},
@@ -334,14 +363,15 @@ CUT_TEXT = hst.lists(
 # Byte-level BPE behind a cut that is not a Split on a hand-written scanner
 # takes the fused path but proves nothing about cut points.
 UNPROVEN_CUTS = [n for n in BUILT if n.startswith("bl-")]
+# A Precompiled charsmap, Strip and Prepend are no proven keepers of cut points.
+UNKEPT_CUTS = ["spm-bpe-precompiled", "spm-bpe-strip-prepend", "spm-bpe-prepend-other"]
 CUTTING = [n for n, (_, path) in BUILT.items()
-           if path != "none" and n != "spm-bpe-precompiled" and n not in UNPROVEN_CUTS]
+           if path != "none" and n not in UNKEPT_CUTS and n not in UNPROVEN_CUTS]
 
 
 def test_the_fused_paths_cut_documents():
     assert all(pair(n)[1].can_split_documents for n in CUTTING)
-    # A Precompiled charsmap is no proven keeper of cut points.
-    assert not pair("spm-bpe-precompiled")[1].can_split_documents
+    assert not any(pair(n)[1].can_split_documents for n in UNKEPT_CUTS)
     assert not any(pair(n)[1].can_split_documents for n in UNPROVEN_CUTS)
 
 

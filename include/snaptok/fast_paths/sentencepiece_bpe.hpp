@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "snaptok/fast_paths/segment_path.hpp"
@@ -33,6 +34,7 @@
 #include "snaptok/normalizers/sequence.hpp"
 #include "snaptok/pre_tokenizers/metaspace.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
+#include "snaptok/pre_tokenizers/split.hpp"
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/scanners/block_masks.hpp"
 #include "snaptok/simd/byte_classes.hpp"
@@ -194,36 +196,72 @@ class SentencePieceBpePath final : public SegmentPath {
     return text[at - 1] != ' ' && (at < k || text.compare(at - k, k, space_) != 0);
   }
 
-  // Sequence[Prepend(r), Replace(" " -> r)] and no pre-tokenizer.
+  // The normalizers SentencePiece conversions write, before no
+  // pre-tokenizer (or one that cuts nothing once every ' ' is replaced:
+  // Gemma's Split(" ")):
+  //   ..., Prepend(r or " "), Replace(" " -> r)   Llama 2, Phi-3, Helium
+  //   ..., Replace(" " -> r), Prepend(r)
+  //   ..., Replace(" " -> r)                     Gemma: nothing prepended
+  // The steps before them ("...": NFKC, Strip, ...) run as normalizer_.
   bool read_normalizer(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
-    const auto* seq = dynamic_cast<const SequenceNormalizer*>(normalizer);
-    if (!seq || pre_tokenizer || seq->steps().size() != 2) return false;
-    const auto* prepend = dynamic_cast<const PrependNormalizer*>(seq->steps()[0].get());
-    const auto* replace = dynamic_cast<const ReplaceNormalizer*>(seq->steps()[1].get());
-    if (!prepend || !replace || replace->literal() != std::string(" ") ||
-        replace->content() != prepend->prepend()) {
+    if (!cuts_nothing_without_spaces(pre_tokenizer)) return false;
+    std::vector<const Normalizer*> steps = flatten_normalizers(normalizer);
+    const auto last_is = [&steps]<class T>(const T*& step) {
+      step = steps.empty() ? nullptr : dynamic_cast<const T*>(steps.back());
+      if (step) steps.pop_back();
+      return step != nullptr;
+    };
+    const PrependNormalizer* prepend = nullptr;
+    const ReplaceNormalizer* replace = nullptr;
+    const bool prepend_last = last_is(prepend);
+    if (!last_is(replace) || replace->literal() != std::string(" ") || replace->content().empty() ||
+        replace->content().find(' ') != std::string::npos) {
       return false;
     }
-    space_ = replace->content();
-    prepend_ = PrependScheme::always;
-    prepend_unconditionally_ = true;
+    const std::string& space = replace->content();
+    if (prepend_last && prepend->prepend() != space) return false;
+    if (!prepend_last && last_is(prepend) && prepend->prepend() != space && prepend->prepend() != " ") {
+      steps.push_back(prepend);  // another string: one of the steps before
+      prepend = nullptr;
+    }
+    space_ = space;
+    prepend_ = prepend ? PrependScheme::always : PrependScheme::never;
+    prepend_unconditionally_ = prepend != nullptr;
+    if (!steps.empty()) {
+      std::vector<NormalizerPtr> owned;
+      // Not owned: the pipeline keeps its normalizer as long as this path.
+      for (const Normalizer* step : steps) owned.emplace_back(NormalizerPtr(), step);
+      steps_before_ = std::make_unique<SequenceNormalizer>(std::move(owned));
+      set_normalizer(steps_before_.get());
+    }
     return true;
+  }
+
+  // True when `pre_tokenizer` leaves text without ' ' whole: none, or Splits
+  // on " " (not inverted) only.
+  static bool cuts_nothing_without_spaces(const PreTokenizer* pre_tokenizer) {
+    for (const PreTokenizer* step : flatten_pre_tokenizers(pre_tokenizer)) {
+      const auto* split = dynamic_cast<const SplitPreTokenizer*>(step);
+      if (!split || split->invert() || split->regex().pattern() != " ") return false;
+    }
+    return true;
+  }
+
+  // `normalizer` runs on each segment before the spaces are replaced.
+  void set_normalizer(const Normalizer* normalizer) {
+    if (!normalizer || normalizer->is_identity()) return;
+    profile_ = normalizer->ascii_profile();
+    normalizer_ = normalizer;
   }
 
   // Metaspace(split: false), alone or as a one-step Sequence, after any
   // normalizer: it runs on the whole segment, as in HF (a segment of bytes
   // its ASCII profile maps alone is mapped here instead).
   bool read_metaspace(const Normalizer* normalizer, const PreTokenizer* pre_tokenizer) {
-    if (normalizer && !normalizer->is_identity()) {
-      profile_ = normalizer->ascii_profile();
-      normalizer_ = normalizer;
-    }
-    if (const auto* seq = dynamic_cast<const SequencePreTokenizer*>(pre_tokenizer)) {
-      if (seq->steps().size() != 1) return false;
-      pre_tokenizer = seq->steps()[0].get();
-    }
-    const auto* meta = dynamic_cast<const MetaspacePreTokenizer*>(pre_tokenizer);
+    const std::vector<const PreTokenizer*> steps = flatten_pre_tokenizers(pre_tokenizer);
+    const auto* meta = steps.size() == 1 ? dynamic_cast<const MetaspacePreTokenizer*>(steps[0]) : nullptr;
     if (!meta || meta->split()) return false;
+    set_normalizer(normalizer);
     detail::append_cp(space_, meta->replacement());
     prepend_ = meta->prepend_scheme();
     return true;
@@ -274,8 +312,9 @@ class SentencePieceBpePath final : public SegmentPath {
   std::string space_;  // the replacement ("▁")
   PrependScheme prepend_ = PrependScheme::always;
   bool prepend_unconditionally_ = false;  // Prepend normalizer: even before a space
-  const Normalizer* normalizer_ = nullptr;  // before Metaspace, when it changes text
+  const Normalizer* normalizer_ = nullptr;  // before the spaces are replaced, when it changes text
   std::optional<AsciiProfile> profile_;     // normalizer_'s
+  std::unique_ptr<SequenceNormalizer> steps_before_;  // normalizer_, when read_normalizer made it
 };
 
 }  // namespace snaptok
