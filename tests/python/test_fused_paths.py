@@ -205,7 +205,18 @@ BUILT = {
     "bl-split-then-digits": (lambda: gpt2_with(
         {"type": "Split", "pattern": {"Regex": "[0-9]+"}, "behavior": "MergedWithPrevious", "invert": False},
         DIGITS, byte_level()), "byte-level BPE"),
-    "bl-byte-level-not-last": (lambda: gpt2_with(byte_level(), DIGITS), "none"),  # Falcon's order
+    # Cuts after ByteLevel cut its byte-level chars ("Ġ", and "²" from a UTF-8
+    # continuation byte 0xB2, which Digits takes for a number).
+    "bl-byte-level-then-digits": (lambda: gpt2_with(byte_level(), DIGITS), "byte-level BPE"),
+    "bl-falcon": (lambda: gpt2_with({"type": "Punctuation", "behavior": "Contiguous"}, byte_level(),
+                                    {"type": "Digits", "individual_digits": False},
+                                    {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"},
+                                     "behavior": "Isolated", "invert": False}), "byte-level BPE"),
+    "bl-split-after-byte-level": (lambda: gpt2_with(
+        byte_level(add_prefix_space=True, use_regex=False),
+        {"type": "Split", "pattern": {"Regex": "Ġ|Ċ|Ã"}, "behavior": "MergedWithNext", "invert": False},
+        {"type": "WhitespaceSplit"}), "byte-level BPE"),
+    "bl-two-byte-levels": (lambda: gpt2_with(byte_level(), byte_level(use_regex=False)), "none"),
 }
 
 SHARED_FILES = {
@@ -214,6 +225,9 @@ SHARED_FILES = {
     "spm-mistral-v3-llama-legacy": "SentencePiece BPE",
     "spm-botchan-bpe-1000-llama-legacy": "SentencePiece BPE",
     "spm-bpemb-en-100k-proto": "SentencePiece BPE",
+    # Falcon's order runs fused ("bl-falcon"), but its vocabulary lacks 28 of the
+    # 256 byte chars (dropped without an unk token): not byte_level_ready.
+    "falcon": "none",
     "t5-small": "whitespace words",
     "spm-botchan-unigram-1000-t5": "whitespace words",
     "spm-botchan-unigram-1000-albert": "whitespace words",

@@ -1,9 +1,10 @@
 // Fused ids-only model stage for byte-level BPE tokenizers (GPT-2, Llama 3,
-// Qwen, DeepSeek, StarCoder2, ...): pre-tokenizer = [Split(regex)...] then
-// ByteLevel, where any of the Splits may be another pre-tokenizer that only
-// cuts (Digits, Punctuation, Whitespace, WhitespaceSplit, CharDelimiterSplit:
-// CuttingPreTokenizer), model = BPE whose vocabulary holds all 256 byte-level
-// chars. Pieces are
+// Qwen, DeepSeek, StarCoder2, Falcon, ...): pre-tokenizer = [Split(regex)...]
+// then ByteLevel, then more cuts (Falcon's Digits and Split), where any of
+// the Splits may be another pre-tokenizer that only cuts (Digits,
+// Punctuation, Whitespace, WhitespaceSplit, CharDelimiterSplit:
+// CuttingPreTokenizer), model = BPE whose vocabulary holds all 256
+// byte-level chars. Pieces are
 // cut as views of the text (no NormalizedString, no alignments) by the
 // patterns' scanners, looked up in the worker's piece cache, and merged from
 // raw bytes on a miss, skipping the byte -> char rewrite. Selected at load
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "snaptok/detail/byte_level_table.hpp"
 #include "snaptok/detail/inline.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/pre_tokenizers/byte_level.hpp"
@@ -42,15 +44,23 @@ class ByteLevelBpePath {
     if (!bpe || !bpe->byte_level_ready() || !pre_tokenizer) return nullptr;
     auto path = std::unique_ptr<ByteLevelBpePath>(new ByteLevelBpePath(*bpe));
     const std::vector<const PreTokenizer*> steps = flatten_pre_tokenizers(pre_tokenizer);
-    if (steps.empty()) return nullptr;
-    const auto* last = dynamic_cast<const ByteLevelPreTokenizer*>(steps.back());
-    if (!last) return nullptr;
-    path->byte_level_ = last;
-    path->plain_byte_level_ = !last->add_prefix_space() && !last->use_regex();
-    bool scanners_only = true;
-    bool cuts = last->use_regex();  // the GPT-2 pattern
+    const auto level = std::find_if(steps.begin(), steps.end(), [](const PreTokenizer* step) {
+      return dynamic_cast<const ByteLevelPreTokenizer*>(step) != nullptr;
+    });
+    if (level == steps.end()) return nullptr;
+    for (auto after = level + 1; after != steps.end(); ++after) {
+      const auto* cutting = dynamic_cast<const CuttingPreTokenizer*>(*after);
+      if (!cutting) return nullptr;
+      path->after_.push_back(cutting);
+    }
+    const auto* byte_level = static_cast<const ByteLevelPreTokenizer*>(*level);
+    path->byte_level_ = byte_level;
+    path->plain_byte_level_ =
+        !byte_level->add_prefix_space() && !byte_level->use_regex() && path->after_.empty();
+    bool scanners_only = path->after_.empty();  // a cut after ByteLevel proves nothing either
+    bool cuts = byte_level->use_regex();  // the GPT-2 pattern
     std::vector<scanners::ScannerKind> kinds;
-    for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    for (std::size_t i = 0; steps.begin() + i != level; ++i) {
       const auto* cutting = dynamic_cast<const CuttingPreTokenizer*>(steps[i]);
       if (!cutting) return nullptr;
       path->stages_.push_back(cutting);
@@ -164,12 +174,60 @@ class ByteLevelBpePath {
   }
 
   void run_byte_level_pieces(std::string_view text, Pieces& out) const {
-    if (!byte_level_->use_regex()) {
-      out.add(text);
+    if (after_.empty()) {
+      if (byte_level_->use_regex()) {
+        for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
+      } else {
+        out.add(text);
+      }
       return;
     }
-    for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
+    CutsAfter after{*this, out};
+    auto cut = [&after](std::string_view piece) { after.cut(piece); };
+    if (byte_level_->use_regex()) {
+      for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, cut);
+    } else {
+      cut(text);
+    }
   }
+
+  // Runs the cutting stages after ByteLevel on pieces of raw bytes. They
+  // cut a piece's byte-level text, one char per byte, so a cut after char
+  // k is a cut after byte k; the pieces go to the model as raw bytes. The
+  // scratch serves the pieces of one run_byte_level_pieces call.
+  struct CutsAfter {
+    const ByteLevelBpePath& path;
+    Pieces& out;
+    std::string mapped;                 // the piece's byte-level text
+    std::vector<std::uint32_t> byte_at;  // byte of the piece where each char of `mapped` starts
+    std::vector<std::vector<Offsets>> cuts = std::vector<std::vector<Offsets>>(path.after_.size());
+
+    void cut(std::string_view piece) {
+      if (piece.empty()) return;
+      const detail::ByteLevelTable& table = detail::byte_level_table();
+      mapped.clear();
+      byte_at.resize(2 * piece.size() + 1);  // a char is at most 2 bytes (below U+0800)
+      for (std::size_t k = 0; k < piece.size(); ++k) {
+        byte_at[mapped.size()] = static_cast<std::uint32_t>(k);
+        mapped += table.byte_to_utf8[static_cast<unsigned char>(piece[k])];
+      }
+      byte_at[mapped.size()] = static_cast<std::uint32_t>(piece.size());
+      run(0, 0, mapped.size(), piece);
+    }
+
+    // Cuts mapped[begin, end) with stage `stage` (past the last: gives it).
+    void run(std::size_t stage, std::size_t begin, std::size_t end, std::string_view piece) {
+      if (begin == end) return;
+      if (stage == path.after_.size()) {
+        out.add(piece.substr(byte_at[begin], byte_at[end] - byte_at[begin]));
+        return;
+      }
+      std::vector<Offsets>& found = cuts[stage];
+      found.clear();
+      path.after_[stage]->cut(std::string_view(mapped).substr(begin, end - begin), found);
+      for (const Offsets& c : found) run(stage + 1, begin + c.start, begin + c.end, piece);
+    }
+  };
 
   // The pieces of a Split with behavior Isolated (every match of the regex
   // and every gap between matches is a piece), in order, to `out`: the
@@ -216,7 +274,8 @@ class ByteLevelBpePath {
 
   const BpeModel& bpe_;
   const ByteLevelPreTokenizer* byte_level_ = nullptr;
-  // ByteLevel adds no space and cuts nothing: it only maps bytes.
+  // ByteLevel adds no space and cuts nothing, and no stage follows: the
+  // pieces before it go to the model.
   bool plain_byte_level_ = false;
   bool cut_points_exact_ = false;
   // The Splits are DeepSeek V3's three, run as one (scan_deepseek_chain).
@@ -225,6 +284,8 @@ class ByteLevelBpePath {
   // kind of cut).
   std::vector<const CuttingPreTokenizer*> stages_;
   std::vector<const SplitPreTokenizer*> splits_;
+  // The stages after ByteLevel (CutsAfter).
+  std::vector<const CuttingPreTokenizer*> after_;
 };
 
 }  // namespace snaptok
