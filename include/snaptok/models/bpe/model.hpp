@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -123,9 +124,11 @@ class BpeModel final : public VocabModel {
     return ids.size();
   }
 
-  /// True when every byte's byte-level char is a vocabulary token and no
-  /// prefix/suffix applies: pieces can then be merged from raw bytes
-  /// (merge_raw) with the same result as from their byte-level text.
+  /// True when no prefix/suffix applies and every byte's byte-level char is
+  /// a vocabulary token, or the bytes whose char is not are dropped (no unk
+  /// token, no byte fallback, no ignore_merges): pieces can then be merged
+  /// from raw bytes (merge_raw) with the same result as from their
+  /// byte-level text.
   bool byte_level_ready() const noexcept { return byte_level_ready_; }
   /// True when a piece always gives the same ids (no dropout), so callers may
   /// cache them.
@@ -156,6 +159,7 @@ class BpeModel final : public VocabModel {
   /// (a caller may remember them: chunks repeat where whole pieces do not).
   template <class ChunkIds>
   std::size_t merge_raw(std::string_view raw, std::uint32_t* out, ChunkIds&& chunk_ids) const {
+    if (drops_bytes_) [[unlikely]] raw = without_dropped_bytes(raw);
     if (raw.empty()) return 0;
     if (ignore_merges_ && !dropout_) {  // as tokenize(): dropout skips it
       if (auto id = whole_raw_token(raw)) {
@@ -182,7 +186,10 @@ class BpeModel final : public VocabModel {
       if (const auto id = vocab_.find(detail::byte_level_table().text_of(raw))) return {*id};
     }
     std::vector<std::uint32_t> symbols;
-    for (const char c : raw) symbols.push_back(raw_byte_ids_[static_cast<unsigned char>(c)]);
+    for (const char c : raw) {
+      const std::uint32_t id = raw_byte_ids_[static_cast<unsigned char>(c)];
+      if (id != kNoId) symbols.push_back(id);  // a dropped byte (init_byte_level_path)
+    }
     return bpe::reference_merge(merges_, std::move(symbols));
   }
 
@@ -308,6 +315,7 @@ class BpeModel final : public VocabModel {
     std::string level_text;                 // whole_raw_token: a long piece's byte-level text
     std::string long_raw;                   // merge_level_in_chunks: a piece's raw bytes
     std::vector<std::uint32_t> long_ids;    // and their ids
+    std::string kept_bytes;                 // merge_raw: a piece without its dropped bytes
     bpe::HeapScratch heap;                  // merge_all
   };
   static Scratch& scratch() {
@@ -577,11 +585,17 @@ class BpeModel final : public VocabModel {
     raw_tokens_ = std::make_shared<bpe::RawTokens>();
     byte_level_ready_ = !prefix_ && !suffix_;
     const auto& table = detail::byte_level_table();
-    for (int b = 0; b < 256 && byte_level_ready_; ++b) {
+    for (int b = 0; b < 256; ++b) {
       const auto id = vocab_.find(table.byte_to_utf8[b]);
-      if (!id) byte_level_ready_ = false;
       raw_byte_ids_[b] = id.value_or(kNoId);
+      drops_bytes_ = drops_bytes_ || !id;
     }
+    // A byte whose char the vocabulary lacks (Falcon lacks 28) is dropped
+    // from the piece before merging, as HF's merge_word drops a char it has
+    // no token for when there is neither an unk token nor byte fallback.
+    // With ignore_merges the whole piece, dropped bytes included, would be
+    // looked up first: not handled here.
+    if (drops_bytes_ && (unk_token_ || byte_fallback_ || ignore_merges_)) byte_level_ready_ = false;
     if (byte_level_ready_ && ignore_merges_ && short_tokens_.empty()) short_tokens_ = short_token_map();
     cache_.set_budget(detail::PieceCache::kDefaultBudget);
   }
@@ -616,6 +630,17 @@ class BpeModel final : public VocabModel {
       for (const char b : ch) level[n++] = b;
     }
     return vocab_.find(std::string_view(level, n));
+  }
+
+  // `raw` without the bytes the vocabulary has no char for (in the
+  // thread's scratch when there are any).
+  std::string_view without_dropped_bytes(std::string_view raw) const {
+    const auto dropped = [this](char c) { return raw_byte_ids_[static_cast<unsigned char>(c)] == kNoId; };
+    if (std::none_of(raw.begin(), raw.end(), dropped)) return raw;
+    std::string& kept = scratch().kept_bytes;
+    kept.clear();
+    std::copy_if(raw.begin(), raw.end(), std::back_inserter(kept), [&](char c) { return !dropped(c); });
+    return kept;
   }
 
   // merge_raw through the heap (merge_all): any piece, dropout included.
@@ -708,6 +733,7 @@ class BpeModel final : public VocabModel {
   std::uint32_t byte_ids_[256] = {};
   std::uint32_t raw_byte_ids_[256] = {};
   bool byte_level_ready_ = false;
+  bool drops_bytes_ = false;  // some byte's char is no token (init_byte_level_path)
   std::uint64_t uid_ = 0;
   std::uint32_t ascii_ids_[128] = {};  // one-byte tokens' ids (merge_word's chars)
   detail::ShortTokenMap short_tokens_;  // with ignore_merges: short raw pieces -> their token
