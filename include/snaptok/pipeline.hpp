@@ -681,7 +681,7 @@ class Pipeline {
     }
     runtime::PieceCache* cache =
         byte_level_bpe_
-            ? ws.cache(byte_level_bpe_->model().uid(), settings.cache_budget, runtime::default_threads())
+            ? ws.cache(byte_level_bpe_->cache_owner(), settings.cache_budget, runtime::default_threads())
             : nullptr;
     const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
     if (byte_level_bpe_ && (nothing_to_normalize || !added.has_normalized_tokens())) {

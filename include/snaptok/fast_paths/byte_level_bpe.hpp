@@ -92,15 +92,20 @@ class ByteLevelBpePath {
   /// cuts at every cut point.
   bool cut_points_exact() const noexcept { return cut_points_exact_; }
 
-  /// The model whose ids the path gives (owner of the worker's cache).
+  /// The model whose ids the path gives.
   const BpeModel& model() const noexcept { return bpe_; }
+
+  /// The owner key of the worker's piece cache for this path: the model's
+  /// (a piece merges the same in any pipeline), or the path's own when
+  /// stages follow ByteLevel (a piece's ids then depend on them too).
+  std::uint64_t cache_owner() const noexcept { return after_.empty() ? bpe_.uid() : own_cache_owner_; }
 
   /// Appends the model ids of one untokenized split's text. `cache` is the
   /// worker's cache for this model, or nullptr for none.
   void encode(std::string_view text, std::vector<std::uint32_t>& ids,
               runtime::PieceCache* cache) const {
     if (!bpe_.deterministic()) cache = nullptr;
-    const Merger merger{bpe_, cache};
+    const Merger merger(*this, cache);
     Pieces out(merger, ids, cache, text.data() + text.size());
     if (deepseek_chain_) {
       IsolatedPieces<Pieces> sink{out, text};
@@ -115,15 +120,75 @@ class ByteLevelBpePath {
  private:
   explicit ByteLevelBpePath(const BpeModel& bpe) : bpe_(bpe) {}
 
+  // The cutting stages after ByteLevel, run on pieces of raw bytes: they
+  // cut a piece's byte-level text, one char per byte, so a cut after char
+  // k is a cut after byte k, and the parts go to the model as raw bytes.
+  // The scratch serves the pieces of one encode() call.
+  class CutsAfter {
+   public:
+    explicit CutsAfter(const std::vector<const CuttingPreTokenizer*>& stages)
+        : stages_(stages), cuts_(stages.size()) {}
+
+    bool empty() const noexcept { return stages_.empty(); }
+
+    // Calls give(part) for each non-empty part of `piece`, in order.
+    template <class Give>
+    void cut(std::string_view piece, Give&& give) {
+      if (piece.empty()) return;
+      const detail::ByteLevelTable& table = detail::byte_level_table();
+      mapped_.clear();
+      byte_at_.resize(2 * piece.size() + 1);  // a char is at most 2 bytes (below U+0800)
+      for (std::size_t k = 0; k < piece.size(); ++k) {
+        byte_at_[mapped_.size()] = static_cast<std::uint32_t>(k);
+        mapped_ += table.byte_to_utf8[static_cast<unsigned char>(piece[k])];
+      }
+      byte_at_[mapped_.size()] = static_cast<std::uint32_t>(piece.size());
+      run(0, 0, mapped_.size(), piece, give);
+    }
+
+   private:
+    // Cuts mapped_[begin, end) with stage `stage` (past the last: gives it).
+    template <class Give>
+    void run(std::size_t stage, std::size_t begin, std::size_t end, std::string_view piece, Give& give) {
+      if (begin == end) return;
+      if (stage == stages_.size()) {
+        give(piece.substr(byte_at_[begin], byte_at_[end] - byte_at_[begin]));
+        return;
+      }
+      std::vector<Offsets>& found = cuts_[stage];
+      found.clear();
+      stages_[stage]->cut(std::string_view(mapped_).substr(begin, end - begin), found);
+      for (const Offsets& c : found) run(stage + 1, begin + c.start, begin + c.end, piece, give);
+    }
+
+    const std::vector<const CuttingPreTokenizer*>& stages_;
+    std::string mapped_;                  // the piece's byte-level text
+    std::vector<std::uint32_t> byte_at_;  // byte of the piece where each char of mapped_ starts
+    std::vector<std::vector<Offsets>> cuts_;  // found by each stage
+  };
+
   // Misses merge from the raw bytes (at most one id per byte). A long
   // piece merges in chunks, each looked up in the cache first: Japanese or
   // Chinese pieces run for a whole sentence and seldom repeat, but their
-  // chunks of a char or two do.
+  // chunks of a char or two do. With stages after ByteLevel, a miss cuts
+  // the piece by them first (CutsAfter) and merges each part, so a cached
+  // piece skips them too.
   struct Merger {
     static constexpr std::size_t kExtraIds = 0;
+    Merger(const ByteLevelBpePath& path, runtime::PieceCache* cache)
+        : bpe(path.bpe_), cache(cache), cuts_after(path.after_) {}
+
     const BpeModel& bpe;
     runtime::PieceCache* cache;  // the worker's, or nullptr
+    mutable CutsAfter cuts_after;
+
     std::size_t encode_piece(std::string_view piece, std::uint32_t* out) const {
+      if (cuts_after.empty()) return merge(piece, out);
+      std::size_t written = 0;
+      cuts_after.cut(piece, [&](std::string_view part) { written += merge(part, out + written); });
+      return written;
+    }
+    std::size_t merge(std::string_view piece, std::uint32_t* out) const {
       if (!cache) return bpe.merge_raw(piece, out);
       return bpe.merge_raw(piece, out, [this](std::string_view chunk, std::uint32_t* at) {
         return cache->ids_of(chunk, runtime::KeySpace::kChunk, at,
@@ -174,60 +239,12 @@ class ByteLevelBpePath {
   }
 
   void run_byte_level_pieces(std::string_view text, Pieces& out) const {
-    if (after_.empty()) {
-      if (byte_level_->use_regex()) {
-        for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
-      } else {
-        out.add(text);
-      }
+    if (!byte_level_->use_regex()) {
+      out.add(text);
       return;
     }
-    CutsAfter after{*this, out};
-    auto cut = [&after](std::string_view piece) { after.cut(piece); };
-    if (byte_level_->use_regex()) {
-      for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, cut);
-    } else {
-      cut(text);
-    }
+    for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, out);
   }
-
-  // Runs the cutting stages after ByteLevel on pieces of raw bytes. They
-  // cut a piece's byte-level text, one char per byte, so a cut after char
-  // k is a cut after byte k; the pieces go to the model as raw bytes. The
-  // scratch serves the pieces of one run_byte_level_pieces call.
-  struct CutsAfter {
-    const ByteLevelBpePath& path;
-    Pieces& out;
-    std::string mapped;                 // the piece's byte-level text
-    std::vector<std::uint32_t> byte_at;  // byte of the piece where each char of `mapped` starts
-    std::vector<std::vector<Offsets>> cuts = std::vector<std::vector<Offsets>>(path.after_.size());
-
-    void cut(std::string_view piece) {
-      if (piece.empty()) return;
-      const detail::ByteLevelTable& table = detail::byte_level_table();
-      mapped.clear();
-      byte_at.resize(2 * piece.size() + 1);  // a char is at most 2 bytes (below U+0800)
-      for (std::size_t k = 0; k < piece.size(); ++k) {
-        byte_at[mapped.size()] = static_cast<std::uint32_t>(k);
-        mapped += table.byte_to_utf8[static_cast<unsigned char>(piece[k])];
-      }
-      byte_at[mapped.size()] = static_cast<std::uint32_t>(piece.size());
-      run(0, 0, mapped.size(), piece);
-    }
-
-    // Cuts mapped[begin, end) with stage `stage` (past the last: gives it).
-    void run(std::size_t stage, std::size_t begin, std::size_t end, std::string_view piece) {
-      if (begin == end) return;
-      if (stage == path.after_.size()) {
-        out.add(piece.substr(byte_at[begin], byte_at[end] - byte_at[begin]));
-        return;
-      }
-      std::vector<Offsets>& found = cuts[stage];
-      found.clear();
-      path.after_[stage]->cut(std::string_view(mapped).substr(begin, end - begin), found);
-      for (const Offsets& c : found) run(stage + 1, begin + c.start, begin + c.end, piece);
-    }
-  };
 
   // The pieces of a Split with behavior Isolated (every match of the regex
   // and every gap between matches is a piece), in order, to `out`: the
@@ -286,6 +303,7 @@ class ByteLevelBpePath {
   std::vector<const SplitPreTokenizer*> splits_;
   // The stages after ByteLevel (CutsAfter).
   std::vector<const CuttingPreTokenizer*> after_;
+  std::uint64_t own_cache_owner_ = runtime::new_cache_owner();
 };
 
 }  // namespace snaptok
