@@ -5,9 +5,10 @@
 # with SNAPTOK_SIMD=sve) SVE. test_simd's kernel tests also run every target
 # the emulated CPU supports in turn (NEON, SVE, SVE2, SVE2_128, the scalar
 # fallback) against their scalar references, and check that dispatch finds
-# the targets the emulated CPU has. Prints one line per run, e.g.
-# "NEON: 131 test cases passed (95 s; qemu -cpu max,sve=off)"; exits
-# non-zero if any run fails.
+# the targets the emulated CPU has. The qemu processes run SNAPTOK_JOBS at
+# a time (NEON as two: see set_filter). Prints one line per run, e.g.
+# "NEON: 131 test cases passed (250 s and 240 s, 2 processes; qemu -cpu
+# max,sve=off)"; exits non-zero if any run fails.
 #
 # Installs what it needs (Debian/Ubuntu; apt-get as root, else through
 # sudo): g++-aarch64-linux-gnu and qemu-user-static. The Arm builds of
@@ -32,8 +33,9 @@
 # scanner against Oniguruma on every compiled target.
 #
 # Usage: tests/arm/run_qemu.sh [BUILD_DIR]   (default build/arm)
-# Environment: SNAPTOK_JOBS (build jobs, default nproc), CMAKE (default
-#   cmake), QEMU (default qemu-aarch64-static, else qemu-aarch64),
+# Environment: SNAPTOK_JOBS (build jobs, and qemu processes at a time;
+#   default nproc), CMAKE (default cmake), QEMU (default
+#   qemu-aarch64-static, else qemu-aarch64),
 #   SNAPTOK_PYTHON (default .venv/bin/python: writes the .st files),
 #   SNAPTOK_ARM_RUNS (default "neon sve128 sve256 sve512": a subset to run).
 set -euo pipefail
@@ -93,37 +95,71 @@ cpu[neon]='max,sve=off';     simd[neon]='';    expect[neon]='NEON'
 cpu[sve128]='max,sve128=on'; simd[sve128]='';  expect[sve128]='SVE2_128 SVE2 SVE NEON'
 cpu[sve256]='max,sve256=on'; simd[sve256]='';  expect[sve256]='SVE2 SVE NEON'
 cpu[sve512]='max,sve512=on'; simd[sve512]=sve; expect[sve512]='SVE NEON'
-# Returns (in filter) the doctest filter of run $1: NEON the whole suite,
-# SVE (emulated ~10x slower than NEON) the kernels, parity and the
-# every-target scanner check.
+# Returns (in filter) the doctest filter of part $2 of run $1. NEON runs the
+# whole suite as two processes side by side: part 1 the cases of
+# tests/cpp/long_cases.txt, part 2 all the others. SVE (emulated ~10x slower
+# than NEON) runs the kernels, parity and the every-target scanner check, as
+# one process (part 0).
+long_cases=$(grep -Ev '^(#|$)' "$root/tests/cpp/long_cases.txt" | paste -sd,)
 set_filter() {
-  if [ "$1" = neon ]; then
-    filter=()
-  else
-    filter=("--test-case=$sve_subset")
-  fi
+  case $1:$2 in
+    neon:1) filter=("--test-case=$long_cases") ;;
+    neon:2) filter=("--test-case-exclude=$long_cases") ;;
+    *) filter=("--test-case=$sve_subset") ;;
+  esac
 }
 
-failed=0
-for run in ${SNAPTOK_ARM_RUNS:-neon sve128 sve256 sve512}; do
-  [ -n "${cpu[$run]:-}" ] || { echo "Arm under qemu: unknown run '$run'" >&2; exit 2; }
-  target=${expect[$run]%% *}
-  log=$build/$run.log
-  start=$SECONDS
-  rc=0
-  set_filter "$run"
+# Runs part $2 of run $1 into BUILD_DIR/$1.$2.log; writes its exit status
+# and seconds to BUILD_DIR/$1.$2.status.
+run_part() {
+  local run=$1 part=$2 start=$SECONDS rc=0 filter
+  set_filter "$run" "$part"
   env SNAPTOK_SIMD="${simd[$run]}" SNAPTOK_TEST_EXPECT_TARGETS="${expect[$run]}" \
     SNAPTOK_ST_FIXTURE_DIR="$st_dir" \
-    "$qemu" -L /usr/aarch64-linux-gnu -cpu "${cpu[$run]}" "$tests" "${filter[@]}" >"$log" 2>&1 || rc=$?
-  counts=$(grep -o 'test cases: *[0-9]* | *[0-9]* passed | *[0-9]* failed' "$log" | tr -s ' ' || true)
-  passed=$(sed -n 's/.*| \([0-9]*\) passed.*/\1/p' <<<"$counts")
-  nfailed=$(sed -n 's/.*| \([0-9]*\) failed.*/\1/p' <<<"$counts")
-  if [ $rc = 0 ]; then
-    echo "$target: ${passed:-?} test cases passed ($((SECONDS - start)) s; qemu -cpu ${cpu[$run]}${simd[$run]:+, SNAPTOK_SIMD=${simd[$run]}})"
+    "$qemu" -L /usr/aarch64-linux-gnu -cpu "${cpu[$run]}" "$tests" "${filter[@]}" \
+    >"$build/$run.$part.log" 2>&1 || rc=$?
+  echo "$rc $((SECONDS - start))" >"$build/$run.$part.status"
+}
+
+runs=(${SNAPTOK_ARM_RUNS:-neon sve128 sve256 sve512})
+parts_of() { if [ "$1" = neon ]; then echo 1 2; else echo 0; fi; }
+for run in "${runs[@]}"; do
+  [ -n "${cpu[$run]:-}" ] || { echo "Arm under qemu: unknown run '$run'" >&2; exit 2; }
+done
+
+# Up to SNAPTOK_JOBS qemu processes at a time, in the order of runs.
+rm -f "$build"/*.status
+for run in "${runs[@]}"; do
+  for part in $(parts_of "$run"); do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    run_part "$run" "$part" &
+  done
+done
+wait
+
+failed=0
+for run in "${runs[@]}"; do
+  target=${expect[$run]%% *}
+  passed=0 nfailed=0 rcs=0 times="" logs=""
+  for part in $(parts_of "$run"); do
+    log=$build/$run.$part.log
+    read -r rc s <"$build/$run.$part.status" || { rc=1 s=?; }
+    counts=$(grep -o 'test cases: *[0-9]* | *[0-9]* passed | *[0-9]* failed' "$log" | tr -s ' ' || true)
+    p=$(sed -n 's/.*| \([0-9]*\) passed.*/\1/p' <<<"$counts")
+    f=$(sed -n 's/.*| \([0-9]*\) failed.*/\1/p' <<<"$counts")
+    passed=$([ -n "$p" ] && [ "$passed" != "?" ] && echo $((passed + p)) || echo "?")
+    nfailed=$([ -n "$f" ] && [ "$nfailed" != "?" ] && echo $((nfailed + f)) || echo "?")
+    times+="${times:+ and }$s s"
+    [ "$rc" = 0 ] || rcs=$rc logs+=" $log"
+  done
+  where="qemu -cpu ${cpu[$run]}${simd[$run]:+, SNAPTOK_SIMD=${simd[$run]}}"
+  [ "$run" != neon ] || times+=", 2 processes"
+  if [ "$rcs" = 0 ]; then
+    echo "$target: $passed test cases passed ($times; $where)"
   else
     failed=1
-    echo "$target: FAILED, ${nfailed:-?} test cases failed, ${passed:-?} passed (exit $rc, $((SECONDS - start)) s; qemu -cpu ${cpu[$run]}${simd[$run]:+, SNAPTOK_SIMD=${simd[$run]}}; log $log)"
-    grep -E 'ERROR|FATAL|TEST CASE' "$log" | head -40 >&2
+    echo "$target: FAILED, $nfailed test cases failed, $passed passed (exit $rcs, $times; $where; log$logs)"
+    for log in $logs; do grep -E 'ERROR|FATAL|TEST CASE' "$log" | head -40 >&2 || true; done
   fi
 done
 exit $failed
