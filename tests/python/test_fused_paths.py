@@ -450,10 +450,19 @@ def test_corpora_batch(name):
 
 
 def test_dropped_bytes_in_long_pieces():
-    # Pieces past the stack merge's length merge in chunks, after the drop.
+    # Pieces past the stack merge's length merge in chunks, after the drop;
+    # the general path's long pieces too once the chunks' trie exists (a .st
+    # holds it), where they must merge on the heap instead.
+    hf, _ = pair("bl-dropped-bytes")
+    st = snaptok.Tokenizer.from_str(BUILT["bl-dropped-bytes"][0]())
+    from_st = snaptok.Tokenizer.from_buffer(st.to_st_bytes())
     for text in ["😀" * 40, "中文" * 50 + "\x01" * 30, "a\x01b" * 100, "\x1c" * 64, "x😀" * 33]:
         assert_same("bl-dropped-bytes", text)
         assert_same("bl-dropped-bytes", " " + text + " tail")
+        want = hf.encode(text)
+        got = from_st.encode(text)
+        assert (got.ids, got.offsets) == (want.ids, want.offsets)
+        assert from_st.encode_ids(text) == want.ids
 
 
 @pytest.mark.parametrize("name", ["t5-like", "bert-lowercase", "spm-bpe-normalizers"])

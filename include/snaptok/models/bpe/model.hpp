@@ -513,7 +513,9 @@ class BpeModel final : public VocabModel {
   // kStackMergeBytes bytes, or that merges on the heap while the chunks'
   // trie is not worth building yet (long_piece_builds_tables).
   bool merge_level_in_chunks(std::string_view w, std::vector<RawToken>& out) const {
-    if (!byte_level_ready_ || prefix_ || suffix_ || dropout_) return false;
+    // (A model that drops bytes merges such a piece on the heap, which drops
+    // them and keeps each token's offsets, as HF does.)
+    if (!byte_level_ready_ || drops_bytes_ || prefix_ || suffix_ || dropout_) return false;
     std::string& raw = scratch().long_raw;
     std::vector<std::uint32_t>& ids = scratch().long_ids;
     raw.clear();
