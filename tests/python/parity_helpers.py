@@ -17,6 +17,17 @@ BYTE_MODEL = {"type": "BPE", "dropout": None, "unk_token": "<unk>",
               "continuing_subword_prefix": None, "end_of_word_suffix": None,
               "fuse_unk": False, "byte_fallback": True, "ignore_merges": False,
               "vocab": BYTE_VOCAB, "merges": []}
+
+
+def gpt2_byte_chars() -> list[str]:
+    """GPT-2's byte-level table, the char of each byte 0..255 (the tests' own copy):
+    printable Latin-1 bytes stand for themselves, the others for U+0100 upward."""
+    printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    others = [b for b in range(256) if b not in printable]
+    chars = {b: chr(b) for b in printable} | {b: chr(0x100 + i) for i, b in enumerate(others)}
+    return [chars[b] for b in range(256)]
+
+
 CHAR_SPLIT = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated",
               "invert": False}
 UNK_WORD_LEVEL = {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}

@@ -23,6 +23,7 @@ import snaptok
 tokenizers = pytest.importorskip("tokenizers")
 from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
 from tokenizers import models, normalizers, pre_tokenizers, trainers  # noqa: E402
+from parity_helpers import gpt2_byte_chars  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
@@ -179,14 +180,7 @@ def gpt2_without_bytes(*dropped: int) -> str:
     return json.dumps(data)
 
 
-def _gpt2_byte_chars() -> list:
-    printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    others = [b for b in range(256) if b not in printable]
-    chars = {b: chr(b) for b in printable} | {b: chr(0x100 + i) for i, b in enumerate(others)}
-    return [chars[b] for b in range(256)]
-
-
-GPT2_BYTE_CHARS = _gpt2_byte_chars()
+GPT2_BYTE_CHARS = gpt2_byte_chars()
 # Bytes of "\x01", "\x1c" and of every 4-byte char (0xF0: emoji), and a
 # continuation byte of most CJK and emoji chars (0x80).
 DROPPED_BYTES = (0x01, 0x1C, 0xF0, 0x80)

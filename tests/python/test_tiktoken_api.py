@@ -27,6 +27,7 @@ from snaptok import tiktoken as stk
 
 tiktoken = pytest.importorskip("tiktoken")
 import tiktoken.load  # noqa: E402
+from parity_helpers import gpt2_byte_chars  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
@@ -37,15 +38,8 @@ CORPUS_CHARS = 200_000  # of each shared corpus file
 
 
 def byte_of_char() -> dict[str, int]:
-    """GPT-2's byte-level table, char -> byte (the test's own copy)."""
-    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    table = {chr(b): b for b in keep}
-    n = 0
-    for b in range(256):
-        if b not in keep:
-            table[chr(256 + n)] = b
-            n += 1
-    return table
+    """GPT-2's byte-level table, char -> byte."""
+    return {c: b for b, c in enumerate(gpt2_byte_chars())}
 
 
 def ranks_of(path: Path) -> tuple[dict[bytes, int], dict[str, int]]:
