@@ -10,7 +10,6 @@
 #include <vector>
 
 #include <snaptok/runtime/batch.hpp>
-#include <snaptok/runtime/huge_pages.hpp>
 
 namespace snaptok_python {
 
@@ -59,8 +58,7 @@ class IdBufferPool {
       }
     }
     std::vector<std::uint32_t> buffer;
-    buffer.reserve(want + want / 8);
-    snaptok::runtime::advise_huge_pages(buffer.data(), bytes_of(buffer));
+    buffer.reserve(want + want / 8);  // small pages: snaptok/runtime/huge_pages.hpp says why
     return buffer;
   }
 

@@ -222,6 +222,49 @@ TEST_CASE("ids_of encodes a piece once, and keeps pieces and chunks of the same 
   }
 }
 
+TEST_CASE("a cache settles once warm, over calls, and keeps its entries") {
+  // Settling moves the tables onto huge pages (where the system allows);
+  // what the test sees is when it happens and that every entry survives.
+  CacheBudget budget(std::size_t{64} << 20);
+  PieceCache cache(std::size_t{8} << 20);
+  std::uint32_t next_new = 0;
+  auto look_up = [&](std::uint64_t lookups, std::uint64_t miss_every) {
+    for (std::uint64_t i = 0; i < lookups; ++i) {
+      const bool miss = i % miss_every == 0;
+      const std::string piece = "w" + std::to_string(miss ? 1000 + next_new++ : i % 1000);
+      std::uint32_t out[8] = {};
+      cache.ids_of(piece, KeySpace::kPiece, out, [&](std::uint32_t* at) {
+        at[0] = static_cast<std::uint32_t>(piece.size());
+        return std::size_t{1};
+      });
+    }
+  };
+  look_up(1000, 1);  // the working set
+  cache.flush_counts(budget);
+  CHECK_FALSE(cache.settled());
+  look_up(PieceCache::kWarmLookups, 100);  // a corpus pass: one in a hundred new
+  cache.flush_counts(budget);
+  CHECK_FALSE(cache.settled());
+  look_up(PieceCache::kWarmLookups / 2, PieceCache::kWarmLookups);  // warm, in two calls
+  cache.flush_counts(budget);
+  CHECK_FALSE(cache.settled());
+  look_up(PieceCache::kWarmLookups / 2, PieceCache::kWarmLookups);
+  cache.flush_counts(budget);
+  CHECK(cache.settled());
+  int encoded = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string piece = "w" + std::to_string(i);
+    std::uint32_t out[8] = {};
+    const std::size_t n = cache.ids_of(piece, KeySpace::kPiece, out, [&](std::uint32_t*) {
+      ++encoded;
+      return std::size_t{0};
+    });
+    CHECK(n == 1);
+    CHECK(out[0] == piece.size());
+  }
+  CHECK(encoded == 0);
+}
+
 TEST_CASE("a short piece with more ids than a short entry holds is found in the long tier") {
   // Its miss in the short tier asks the long tier only when the filter says
   // a short piece with its hash went there since the tier was emptied.

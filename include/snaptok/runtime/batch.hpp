@@ -18,7 +18,6 @@
 
 #include "snaptok/detail/code_points.hpp"
 #include "snaptok/detail/utf8.hpp"
-#include "snaptok/runtime/huge_pages.hpp"
 #include "snaptok/runtime/thread_pool.hpp"
 #include "snaptok/runtime/workspace.hpp"
 #include "snaptok/scanners/cut_points.hpp"
@@ -343,10 +342,9 @@ void encode_units(std::span<const Unit> units, unsigned threads, std::vector<std
   // its pages in: 13% of a one-pass corpus job went to page faults.)
   std::size_t all_bytes = 0;
   for (const Unit& u : units) all_bytes += u.size();
+  // (On small pages: huge_pages.hpp says why.)
   auto reserve = [](std::vector<std::uint32_t>& v, std::size_t n) {
-    if (v.capacity() >= n) return;
-    v.reserve(n);
-    advise_huge_pages(v.data(), v.capacity() * sizeof(std::uint32_t));
+    if (v.capacity() < n) v.reserve(n);
   };
   reserve(ids, ids.size() + ids_room_for(all_bytes));
   // Chunks 1.. are appended to `ids` in order, each as soon as every chunk
