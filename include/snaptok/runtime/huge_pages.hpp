@@ -53,7 +53,7 @@ inline void collapse_to_huge_pages(void* p, std::size_t bytes) noexcept {
   const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHugePage - 1);
   if (end <= begin) return;
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // (clears MADV_NOHUGEPAGE)
   constexpr int kCollapse = 25;  // MADV_COLLAPSE (Linux 6.1; older kernels refuse it)
   madvise(reinterpret_cast<void*>(begin), end - begin, kCollapse);
 #else
@@ -95,8 +95,10 @@ HugeArray<T> make_huge_array(std::size_t n, HugePages when = HugePages::kAtFirst
     if (base != MAP_FAILED) {
       const auto start = (reinterpret_cast<std::uintptr_t>(base) + kHugePage - 1) & ~(kHugePage - 1);
       void* p = reinterpret_cast<void*>(start);
-#if defined(MADV_HUGEPAGE)
-      if (when == HugePages::kAtFirstTouch) madvise(p, bytes, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+      // (Small pages asked for explicitly: a system whose THP setting is
+      // "always" would otherwise fault a cache in huge.)
+      madvise(p, bytes, when == HugePages::kAtFirstTouch ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #endif
       return HugeArray<T>(static_cast<T*>(p), HugeArrayDeleter{length, base});
     }
