@@ -62,6 +62,22 @@ inline void collapse_to_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
+/// Faults in the pages under [p, p + bytes) now, in one call (Linux 5.14+:
+/// MADV_POPULATE_WRITE; elsewhere nothing): for a range about to be
+/// written whole, cheaper than a fault per page.
+inline void populate_pages(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__)
+  constexpr std::uintptr_t kPage = 4096;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
+  constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 /// Frees what make_huge_array allocated (`mapped` bytes mapped, else malloc'ed).
 struct HugeArrayDeleter {
   std::size_t mapped = 0;

@@ -507,6 +507,7 @@ class PieceCache {
   // (or are it, for set 0) and already moved out.
   void grow_short() noexcept {
     const std::size_t old = short_sets();
+    populate_pages(&short_sets_[old], old * sizeof(ShortSet));  // written whole below
     --short_shift_;
     for (std::size_t i = old; i-- > 0;) {
       const ShortSet from = short_sets_[i];
