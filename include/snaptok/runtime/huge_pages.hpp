@@ -42,6 +42,16 @@ enum class HugePages {
   kWhenSettled,   // small pages until collapse_to_huge_pages (worker caches)
 };
 
+#if defined(__linux__)
+// madvise(`advice`) on the part of [p, p + bytes) between multiples of
+// `align` (a power of two), if any; the result is ignored (advice only).
+inline void advise_aligned_inside(void* p, std::size_t bytes, std::size_t align, int advice) noexcept {
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + align - 1) & ~(align - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(align - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, advice);
+}
+#endif
+
 /// Makes the 2 MiB-aligned part of [p, p + bytes) huge pages: marks it
 /// (pages touched later fault in huge) and collapses the small pages
 /// already touched there (Linux 6.1+; older kernels leave that to
@@ -49,13 +59,9 @@ enum class HugePages {
 /// Copies up to `bytes` once; meant for a table that has become hot.
 inline void collapse_to_huge_pages(void* p, std::size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHugePage - 1);
-  if (end <= begin) return;
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // (clears MADV_NOHUGEPAGE)
   constexpr int kCollapse = 25;  // MADV_COLLAPSE (Linux 6.1; older kernels refuse it)
-  madvise(reinterpret_cast<void*>(begin), end - begin, kCollapse);
+  advise_aligned_inside(p, bytes, std::size_t{2} << 20, MADV_HUGEPAGE);  // (clears MADV_NOHUGEPAGE)
+  advise_aligned_inside(p, bytes, std::size_t{2} << 20, kCollapse);
 #else
   (void)p;
   (void)bytes;
@@ -67,11 +73,8 @@ inline void collapse_to_huge_pages(void* p, std::size_t bytes) noexcept {
 /// written whole, cheaper than a fault per page.
 inline void populate_pages(void* p, std::size_t bytes) noexcept {
 #if defined(__linux__)
-  constexpr std::uintptr_t kPage = 4096;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
   constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite);
+  advise_aligned_inside(p, bytes, 4096, kPopulateWrite);
 #else
   (void)p;
   (void)bytes;

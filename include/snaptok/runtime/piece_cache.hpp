@@ -430,13 +430,13 @@ class PieceCache {
   bool grow_long(std::size_t slots, std::size_t arena_words, std::size_t room) {
     if (slots * sizeof(LongSlot) + arena_words * sizeof(std::uint32_t) > room) return false;
     if (arena_words != arena_words_) {
-      HugeArray<std::uint32_t> arena = make_huge_array<std::uint32_t>(arena_words, HugePages::kWhenSettled);
+      HugeArray<std::uint32_t> arena = make_huge_array<std::uint32_t>(arena_words, new_pages());
       std::memcpy(arena.get(), arena_.get(), arena_used_ * sizeof(std::uint32_t));
       arena_ = std::move(arena);
       arena_words_ = arena_words;
     }
     if (slots != long_slot_count()) {
-      HugeArray<LongSlot> grown = make_huge_array<LongSlot>(slots, HugePages::kWhenSettled);
+      HugeArray<LongSlot> grown = make_huge_array<LongSlot>(slots, new_pages());
       for (std::size_t i = 0; i < long_slot_count(); ++i) {
         const LongSlot& s = long_slots_[i];
         if (s.hash == 0) continue;
@@ -447,7 +447,6 @@ class PieceCache {
       long_slots_ = std::move(grown);
       long_mask_ = slots - 1;
     }
-    if (settled_) collapse_tables();
     return true;
   }
 
@@ -494,6 +493,10 @@ class PieceCache {
     if (settled_) collapse_tables();
   }
 
+  // When a table allocated now gets huge pages: at once in a settled
+  // cache, else once it settles.
+  HugePages new_pages() const noexcept { return settled_ ? HugePages::kAtFirstTouch : HugePages::kWhenSettled; }
+
   // The pages the tiers use, as huge pages (those touched are copied once).
   void collapse_tables() noexcept {
     collapse_to_huge_pages(short_sets_.get(), short_bytes());
@@ -507,7 +510,10 @@ class PieceCache {
   // (or are it, for set 0) and already moved out.
   void grow_short() noexcept {
     const std::size_t old = short_sets();
-    populate_pages(&short_sets_[old], old * sizeof(ShortSet));  // written whole below
+    // The new half is written whole below: faulted in with one call, as
+    // huge pages at once when the cache has settled.
+    if (settled_) collapse_to_huge_pages(short_sets_.get(), 2 * old * sizeof(ShortSet));
+    populate_pages(&short_sets_[old], old * sizeof(ShortSet));
     --short_shift_;
     for (std::size_t i = old; i-- > 0;) {
       const ShortSet from = short_sets_[i];
@@ -525,7 +531,6 @@ class PieceCache {
         for (std::size_t k = 0; k < e.ways(); ++k) to.ways[at++] = from.ways[w + k];
       }
     }
-    if (settled_) collapse_to_huge_pages(short_sets_.get(), short_bytes());
   }
 
   HugeArray<ShortSet> short_sets_;
