@@ -27,6 +27,13 @@ EXTRA = [
     "x" * 300 + " " + "9" * 50 + "!" * 20,
 ]
 TEXTS = [line for line in SAMPLE if line.strip()][:48] + EXTRA
+# Split patterns the compiled scanner takes (tests/cpp/test_automaton.cpp).
+PATTERNS = [
+    " ?[^(\\s|[.,!?…。，、।۔،])]+", "[0-9][0-9][0-9]", "\\p{N}{1,3}", "[一-龥\\u3040-ゟ゠-ヿ]+", "[\\r\\n]+",
+    " ?[^\\s\\p{L}\\p{N}]+", "(?i:'s|'t|'re|'ve|'m|'ll|'d)| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+",
+    "[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s+(?!\\S)|\\s+",
+    "\\S+", ".", "(?i:K)+", "x\\z|\\p{L}+", "\\n$|[a-z]", "a*?", "\\p{N}{2,4}?|(?=\\p{L})\\p{Lu}",
+]
 
 
 def write(folder: Path, data: bytes) -> None:
@@ -50,6 +57,8 @@ def main(out: Path) -> None:
             write(out / "bpe_merges", bytes([i]) + piece)
         # scanners: pattern, Highway target.
         write(out / "scanners", bytes([i, i // 11]) + raw)
+        # automaton: a pattern, NUL, the text.
+        write(out / "automaton", PATTERNS[i % len(PATTERNS)].encode() + b"\0" + raw)
         # decode: tokenizer, flags (skip special; text mode), then ids or the text.
         ids = loaded[which].encode_ids(text)
         write(out / "decode", bytes([which, i & 1]) + b"".join(x.to_bytes(2, "little") for x in ids if x < 65536))

@@ -5,6 +5,7 @@
 # With clang (clang++ or clang++-14: Debian's clang-14 and libclang-rt-14-dev)
 # every target runs on libFuzzer, from one binary (snaptok_fuzz.cpp):
 #   added_tokens  the added-token matcher against a naive reference
+#   automaton     the compiled scanner of random patterns against Oniguruma
 #   bpe_merges    every BPE merge (stack, heap, chunks) against the textbook merge
 #   decode        decode: valid UTF-8, unknown ids skipped, round trips
 #   encode_paths  fused paths and the document encoder against the general stages
@@ -70,7 +71,7 @@ fuzz_one() {
 
 # SNAPTOK_JOBS targets at a time (default nproc); each prints its lines when
 # it ends, in the order of FUZZ_TARGETS.
-targets=(${FUZZ_TARGETS:-added_tokens bpe_merges decode encode_paths json_loader scanners st_loader})
+targets=(${FUZZ_TARGETS:-added_tokens automaton bpe_merges decode encode_paths json_loader scanners st_loader})
 jobs=${SNAPTOK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 echo "fuzz: ${targets[*]}, ${seconds}s each, $jobs at a time"
 declare -A pid

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "targets/added_tokens.hpp"
+#include "targets/automaton.hpp"
 #include "targets/bpe_merges.hpp"
 #include "targets/decode.hpp"
 #include "targets/encode_paths.hpp"
@@ -26,7 +27,8 @@ struct Target {
 };
 
 constexpr Target kTargets[] = {
-    {"added_tokens", snaptok_fuzz::added_tokens}, {"bpe_merges", snaptok_fuzz::bpe_merges},
+    {"added_tokens", snaptok_fuzz::added_tokens}, {"automaton", snaptok_fuzz::automaton},
+    {"bpe_merges", snaptok_fuzz::bpe_merges},
     {"decode", snaptok_fuzz::decode},
     {"encode_paths", snaptok_fuzz::encode_paths}, {"json_loader", snaptok_fuzz::json_loader},
     {"scanners", snaptok_fuzz::scanners},         {"st_loader", snaptok_fuzz::st_loader},

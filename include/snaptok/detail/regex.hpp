@@ -21,6 +21,8 @@
 
 #include "snaptok/error.hpp"
 #include "snaptok/normalized_string.hpp"
+#include "snaptok/scanners/automaton.hpp"
+#include "snaptok/scanners/match_loop.hpp"
 #include "snaptok/scanners/registry.hpp"
 #include "snaptok/unicode/pinned_classes.hpp"
 
@@ -35,7 +37,10 @@ class Regex {
   Regex(std::string_view pattern, std::string_view where, bool use_scanner = true)
       : pattern_(pattern),
         where_(where),
-        scanner_(use_scanner ? scanners::recognize_scanner(pattern) : scanners::Scanner{}) {
+        scanner_(use_scanner ? scanners::recognize_scanner(pattern) : scanners::Scanner{}),
+        automaton_(use_scanner && scanner_.kind == scanners::ScannerKind::kNone
+                       ? scanners::Automaton::compile(pattern)
+                       : nullptr) {
     const std::string pinned = pin_unicode_classes(pattern);
     static std::once_flag init;
     std::call_once(init, [] {
@@ -58,9 +63,14 @@ class Regex {
 
   const std::string& pattern() const noexcept { return pattern_; }
 
-  /// Returns the name of the hand-written scanner this regex runs on
-  /// ("gpt2", "cl100k", "o200k", ...), or "" when it runs on Oniguruma.
-  std::string_view scanner_name() const noexcept { return scanners::scanner_name(scanner_.kind); }
+  /// Returns the name of the scanner this regex runs on: a hand-written one
+  /// ("gpt2", "cl100k", "o200k", ...), "automaton" for a pattern compiled
+  /// at load (scanners/automaton.hpp), or "" when it runs on Oniguruma.
+  std::string_view scanner_name() const noexcept {
+    return automaton_ ? "automaton" : scanners::scanner_name(scanner_.kind);
+  }
+  /// True when the regex runs on a scanner, hand-written or compiled.
+  bool compiled() const noexcept { return automaton_ || scanner_.kind != scanners::ScannerKind::kNone; }
   /// The hand-written scanner this regex runs on (kNone: Oniguruma).
   scanners::ScannerKind scanner() const noexcept { return scanner_.kind; }
   /// The rules of a kSplitRules scanner (scanners/registry.hpp).
@@ -84,40 +94,32 @@ class Regex {
   template <class Fn>
   void for_each_match(std::string_view text, Fn&& fn) const {
     if (scanners::run_scanner(scanner_, text, fn)) return;
+    if (automaton_) return automaton_->for_each_match(text, fn);
     thread_local std::unique_ptr<OnigRegion, RegionFree> region(
         onig_region_new());
     thread_local std::unique_ptr<OnigMatchParam, MatchParamFree> param(
         onig_new_match_param());
     const auto* begin = reinterpret_cast<const OnigUChar*>(text.data());
     const auto* end = begin + text.size();
-    std::size_t pos = 0;
-    bool have_last = false;
-    std::size_t last_match_end = 0;
-    while (pos <= text.size()) {
-      onig_region_clear(region.get());
-      onig_initialize_match_param(param.get());
-      onig_set_retry_limit_in_match_of_match_param(param.get(), kRetryLimitInMatch);
-      onig_set_retry_limit_in_search_of_match_param(
-          param.get(), kRetryLimitInMatch + kRetryStepsPerByte * (text.size() - pos));
-      const int r = onig_search_with_param(re_.get(), begin, end, begin + pos, end,
-                                           region.get(), ONIG_OPTION_NONE, param.get());
-      if (r < 0) {
-        if (r == ONIG_MISMATCH) return;
-        throw search_error(r, pos);
-      }
-      const auto s = static_cast<std::size_t>(region.get()->beg[0]);
-      const auto e = static_cast<std::size_t>(region.get()->end[0]);
-      if (s == e && have_last && last_match_end == e) {
-        pos += pos < text.size()
-                   ? utf8_len(static_cast<unsigned char>(text[pos]))
-                   : 1;
-        continue;
-      }
-      pos = e;
-      have_last = true;
-      last_match_end = e;
-      fn(s, e);
-    }
+    scanners::for_each_search_match(
+        text,
+        [&](std::size_t pos, std::size_t& s, std::size_t& e) {
+          onig_region_clear(region.get());
+          onig_initialize_match_param(param.get());
+          onig_set_retry_limit_in_match_of_match_param(param.get(), kRetryLimitInMatch);
+          onig_set_retry_limit_in_search_of_match_param(
+              param.get(), kRetryLimitInMatch + kRetryStepsPerByte * (text.size() - pos));
+          const int r = onig_search_with_param(re_.get(), begin, end, begin + pos, end,
+                                               region.get(), ONIG_OPTION_NONE, param.get());
+          if (r < 0) {
+            if (r == ONIG_MISMATCH) return false;
+            throw search_error(r, pos);
+          }
+          s = static_cast<std::size_t>(region.get()->beg[0]);
+          e = static_cast<std::size_t>(region.get()->end[0]);
+          return true;
+        },
+        fn);
   }
 
   /// Returns the partition of `text` into matches and gaps (HF Pattern
@@ -166,6 +168,7 @@ class Regex {
   std::string pattern_;
   std::string where_;
   scanners::Scanner scanner_;
+  std::shared_ptr<const scanners::Automaton> automaton_;  // a pattern no scanner has, compiled
   std::unique_ptr<regex_t, RegexFree> re_;
 };
 

@@ -4,7 +4,7 @@
 //  - a class's members in any order, repeated or not: [\r\n] = [\n\r];
 //  - a class of one member is that member: [\p{L}] = \p{L}, [/] = \/ = /;
 //  - \S = [^\s], \P{X} = [^\p{X}]; an intersection's operands in any order;
-//  - a literal however escaped: \n = \x0A = \x{a} (rendered \x{HEX});
+//  - a literal however escaped: \n = \x0A = \x{a} = \u000A (rendered \x{HEX});
 //  - groups only where they group: (?:a)b = ab, (?:a|b)|c = a|b|c, and a
 //    capture is a group (a Split keeps whole matches only);
 //  - (?i:..) carried down to the atoms it changes (marked (?i:x); ASCII
@@ -306,6 +306,18 @@ class Parser {
           if (v >= 0x80) return fail();  // \xHH above 7F is a raw byte to Oniguruma
         }
         if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return fail();
+        cp = v;
+        return true;
+      }
+      case 'u': {  // \uHHHH: exactly four hex digits
+        char32_t v = 0;
+        for (int k = 0; k < 4; ++k) {
+          const char h = at_end() ? '\0' : p_[i_++];
+          const int d = h >= '0' && h <= '9' ? h - '0' : (h | 0x20) >= 'a' && (h | 0x20) <= 'f' ? (h | 0x20) - 'a' + 10 : -1;
+          if (d < 0) return fail();
+          v = v * 16 + static_cast<char32_t>(d);
+        }
+        if (v >= 0xD800 && v <= 0xDFFF) return fail();
         cp = v;
         return true;
       }

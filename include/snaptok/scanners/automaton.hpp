@@ -1,0 +1,337 @@
+// A compiled scanner for Split patterns that no hand-written scanner
+// reproduces: the pattern's tree (pattern_ast.hpp) becomes a Thompson NFA,
+// and the NFA a DFA over classes of code points, built whole at load.
+//
+// Exactness. Oniguruma matches leftmost-first by backtracking. A DFA state
+// here is the ordered list of the NFA threads still alive (highest priority
+// first), as in a Pike VM: a thread that reaches the match cuts every thread
+// behind it, and the match recorded last wins. That is the same match as
+// backtracking for everything the compiler accepts:
+//  - classes, literals, '.', alternation, groups, greedy and lazy repeats
+//    (an unbounded one only of something that cannot match empty);
+//  - one-char lookaheads, (?!X) and (?=X) for an atom X, '$' and \z: a
+//    thread stops before them and they are decided by the next char, when
+//    the DFA reads it (end of text is a symbol of its own);
+//  - possessive repeats and atomic groups of one atom: X++ takes the whole
+//    run of X, the same as X+(?!X);
+//  - (?i) on ASCII letters (k and s also match U+212A and U+017F), except
+//    where two of them could match one char (ss, st, ff, fi, fl: ß, ﬆ, ...).
+// Anything else (lookbehind, ^, \A, \Z, case folding of other chars, atomic
+// groups of more than one atom) is refused and the pattern stays on
+// Oniguruma.
+//
+// Linear time. The search tries a match at each start in turn, so a pattern
+// whose failed attempt, or whose look past its last match, can read without
+// bound (a+b on "aaaa...") would be quadratic. compile() refuses a DFA with
+// a cycle of transitions that record no match; every attempt then reads at
+// most a bounded number of chars past its match, or past its start when it
+// fails.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "snaptok/detail/inline.hpp"
+#include "snaptok/detail/utf8.hpp"
+#include "snaptok/scanners/automaton_nfa.hpp"
+#include "snaptok/scanners/char_class.hpp"
+#include "snaptok/scanners/match_loop.hpp"
+#include "snaptok/scanners/pattern_ast.hpp"
+
+namespace snaptok::scanners {
+
+class Automaton {
+ public:
+  /// The most DFA states compile() builds before it refuses a pattern.
+  static constexpr std::size_t kMaxStates = 4096;
+
+  /// Returns the compiled scanner for `pattern`, or nullptr when the pattern
+  /// is outside what it reproduces exactly in linear time (see the top of
+  /// this header), e.g.
+  ///   Automaton::compile(R"( ?[^(\s|[.,!?…。，、।۔،])]+)")
+  static std::shared_ptr<const Automaton> compile(std::string_view pattern) {
+    const std::optional<pattern::Node> tree = pattern::parse(pattern);
+    if (!tree) return nullptr;
+    const automaton_detail::Nfa nfa(*tree);
+    if (!nfa.ok) return nullptr;
+    auto a = std::shared_ptr<Automaton>(new Automaton());
+    if (!a->build_classes(nfa.sets) || !a->build_states(nfa) || !a->linear()) return nullptr;
+    return a;
+  }
+
+  /// Calls fn(start, end) for each successive match, as Oniguruma's search
+  /// loop in detail::Regex does (match_loop.hpp).
+  template <class Fn>
+  void for_each_match(std::string_view text, Fn&& fn) const {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for_each_search_match(
+        text,
+        [&](std::size_t pos, std::size_t& start, std::size_t& end) {
+          for (std::size_t s = pos;; s += detail::utf8_len(p[s])) {
+            const std::size_t e = match_end(p, s, n);
+            if (e != kNoMatch) {
+              start = s;
+              end = e;
+              return true;
+            }
+            if (s == n) return false;
+          }
+        },
+        fn);
+  }
+
+  /// The number of DFA states and of char classes (for tests and notes).
+  std::size_t states() const noexcept { return table_.size() / stride_; }
+  std::size_t classes() const noexcept { return eof_; }
+
+ private:
+  static constexpr std::uint32_t kAccept = 0x80000000u;  // a match ends before this symbol
+  static constexpr std::size_t kNoMatch = ~std::size_t{0};
+
+  Automaton() = default;
+
+  std::uint32_t class_of(char32_t cp) const noexcept {
+    return blocks_[(std::size_t{block_index_[cp >> 8]} << 8) | (cp & 0xFF)];
+  }
+
+  // Returns the end of the match that starts at i, or kNoMatch. Runs of
+  // ASCII bytes that keep the DFA in its state (the letters of \p{L}+) are
+  // skipped by a loop whose steps do not wait on each other's table loads.
+  SNAPTOK_ALWAYS_INLINE std::size_t match_end(const unsigned char* p, std::size_t i, std::size_t n) const noexcept {
+    const std::uint32_t* ascii = ascii_.data();
+    const std::uint32_t* table = table_.data();
+    const std::uint8_t* stays = stays_.data();
+    const unsigned shift = shift_;
+    std::uint32_t state = start_;
+    std::size_t last = kNoMatch;
+    while (i < n) {
+      const std::uint8_t kind = run_kind_[state];  // 0: no run; 1, 2: runs (2: each byte records a match)
+      if (kind != 0) {
+        const std::uint8_t* run = stays + (state << 8);
+        std::size_t j = i;
+        while (j < n && run[p[j]]) ++j;
+        if (j != i) {
+          if (kind == 2) last = j - 1;
+          i = j;
+          if (i == n) break;
+        }
+      }
+      std::size_t len = 1;
+      const std::uint32_t e = p[i] < 0x80 ? ascii[(state << 7) | p[i]]
+                                          : table[(state << shift) | class_of(decode_multibyte(p + i, len))];
+      if (e & kAccept) last = i;
+      state = e & ~kAccept;
+      if (state == 0) return last;
+      i += len;
+    }
+    return table[(state << shift) | eof_] & kAccept ? n : last;
+  }
+
+  // Partitions the code points by which of `sets` hold them; class k's
+  // code points then take the same transitions everywhere.
+  bool build_classes(const std::vector<automaton_detail::CodeSet>& sets) {
+    std::vector<char32_t> cuts = {0, automaton_detail::kMaxCp + 1};
+    for (const auto& s : sets) {
+      for (const auto& r : s) cuts.push_back(r.first), cuts.push_back(r.second + 1);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::map<std::vector<bool>, std::uint8_t> ids;
+    std::vector<std::uint8_t> interval_class(cuts.size() - 1);
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+      std::vector<bool> in(sets.size());
+      for (std::size_t s = 0; s < sets.size(); ++s) in[s] = automaton_detail::contains(sets[s], cuts[k]);
+      const auto [it, fresh] = ids.try_emplace(in, static_cast<std::uint8_t>(ids.size()));
+      if (fresh) {
+        if (ids.size() > 255) return false;
+        member_.push_back(std::move(in));
+      }
+      interval_class[k] = it->second;
+    }
+    eof_ = static_cast<std::uint32_t>(ids.size());  // the last symbol: the end of the text
+    while ((std::size_t{1} << shift_) < eof_ + 1) ++shift_;
+    stride_ = std::size_t{1} << shift_;
+    // Blocks of 256 code points, deduplicated; most lie in one interval.
+    std::map<std::vector<std::uint8_t>, std::uint16_t> seen;
+    std::size_t at = 0;  // the interval holding the block's first code point
+    std::vector<std::uint8_t> block(256);
+    for (std::size_t b = 0; b < block_index_.size(); ++b) {
+      const char32_t first = static_cast<char32_t>(b << 8);
+      while (cuts[at + 1] <= first) ++at;
+      std::size_t k = at;
+      for (std::size_t c = 0; c < 256; ++c) {
+        while (cuts[k + 1] <= first + c) ++k;
+        block[c] = interval_class[k];
+      }
+      const auto [it, fresh] = seen.try_emplace(block, static_cast<std::uint16_t>(seen.size()));
+      if (fresh) blocks_.insert(blocks_.end(), block.begin(), block.end());
+      block_index_[b] = it->second;
+    }
+    return true;
+  }
+
+  // Builds every reachable DFA state: a state is the ordered list of the
+  // NFA's waiting instructions (kChar, kAssert, kMatch), state 0 the dead one.
+  bool build_states(const automaton_detail::Nfa& nfa) {
+    using automaton_detail::Inst;
+    const std::vector<Inst>& prog = nfa.prog;
+    const std::size_t eof = eof_;
+    std::vector<std::uint32_t> seen(prog.size(), 0);
+    std::uint32_t epoch = 0;
+    std::vector<int> stack;
+    // Appends to `out`, in priority order, what `pc` leads to without
+    // reading a char; asserts are decided by `symbol`, or kept when it is
+    // negative.
+    auto follow = [&](int pc, long symbol, std::vector<int>& out) {
+      stack.assign(1, pc);
+      while (!stack.empty()) {
+        const int at = stack.back();
+        stack.pop_back();
+        if (seen[at] == epoch) continue;
+        seen[at] = epoch;
+        const Inst& in = prog[at];
+        switch (in.op) {
+          case Inst::Op::kJump: stack.push_back(in.x); break;
+          case Inst::Op::kSplit: stack.push_back(in.y), stack.push_back(in.x); break;
+          case Inst::Op::kAssert:
+            if (symbol < 0) {
+              out.push_back(at);
+            } else {
+              const bool holds = static_cast<std::size_t>(symbol) == eof
+                                     ? in.at_end
+                                     : member_[static_cast<std::size_t>(symbol)][static_cast<std::size_t>(in.set)] != in.negate;
+              if (holds) stack.push_back(in.x);
+            }
+            break;
+          case Inst::Op::kChar:
+          case Inst::Op::kMatch: out.push_back(at); break;
+        }
+      }
+    };
+    std::map<std::vector<int>, std::uint32_t> ids;
+    std::vector<std::vector<int>> states;
+    auto intern = [&](std::vector<int> s) -> std::uint32_t {
+      const auto [it, fresh] = ids.try_emplace(s, static_cast<std::uint32_t>(states.size()));
+      if (fresh) states.push_back(std::move(s));
+      return it->second;
+    };
+    intern({});  // dead
+    ++epoch;
+    std::vector<int> first;
+    follow(0, -1, first);
+    start_ = intern(std::move(first));
+    std::vector<int> resolved, next;
+    for (std::size_t s = 0; s < states.size(); ++s) {
+      if (states.size() > kMaxStates) return false;
+      for (std::size_t symbol = 0; symbol < stride_; ++symbol) {
+        if (symbol > eof) {  // padding
+          table_.push_back(0);
+          continue;
+        }
+        resolved.clear();
+        next.clear();
+        ++epoch;
+        for (int pc : states[s]) follow(pc, static_cast<long>(symbol), resolved);
+        bool accept = false;
+        ++epoch;
+        for (int pc : resolved) {
+          const Inst& in = prog[static_cast<std::size_t>(pc)];
+          if (in.op == Inst::Op::kMatch) {
+            accept = true;  // threads behind it lose to this match
+            break;
+          }
+          if (symbol != eof && member_[symbol][static_cast<std::size_t>(in.set)]) follow(in.x, -1, next);
+        }
+        const std::uint32_t to = symbol == eof ? 0 : intern(next);
+        table_.push_back(to | (accept ? kAccept : 0));
+      }
+    }
+    for (std::size_t st = 0; st < states.size(); ++st) {  // the ASCII columns by byte
+      for (unsigned c = 0; c < 0x80; ++c) ascii_.push_back(table_[(st << shift_) | blocks_[c]]);
+    }
+    // The runs: per state, the ASCII bytes that lead back to it, all with a
+    // match recorded or all without.
+    stays_.assign(states.size() << 8, 0);
+    run_kind_.assign(states.size(), 0);
+    for (std::size_t st = 1; st < states.size(); ++st) {
+      for (const std::uint32_t accept : {kAccept, 0u}) {
+        std::size_t count = 0;
+        for (unsigned c = 0; c < 0x80; ++c) count += ascii_[(st << 7) | c] == (st | accept);
+        if (count < 8) continue;  // too few to pay for the run loop
+        for (unsigned c = 0; c < 0x80; ++c) stays_[(st << 8) | c] = ascii_[(st << 7) | c] == (st | accept);
+        run_kind_[st] = accept ? 2 : 1;
+        break;
+      }
+    }
+    return true;
+  }
+
+  // True when every attempt reads a bounded number of chars past its last
+  // match, or past its start when it fails: no cycle of transitions that
+  // record no match runs through states from which, recording none, the
+  // attempt can still fail (die, or reach the end of the text).
+  bool linear() const {
+    const std::size_t n = states(), eof = eof_;
+    auto edge = [&](std::size_t s, std::size_t symbol) { return table_[s * stride_ + symbol]; };
+    std::vector<std::uint8_t> failing(n, 0);
+    for (std::size_t s = 1; s < n; ++s) {
+      for (std::size_t symbol = 0; symbol <= eof && !failing[s]; ++symbol) failing[s] = edge(s, symbol) == 0;
+    }
+    for (bool grew = true; grew;) {  // ... or that reach such a state recording none
+      grew = false;
+      for (std::size_t s = 1; s < n; ++s) {
+        for (std::size_t symbol = 0; symbol < eof && !failing[s]; ++symbol) {
+          const std::uint32_t e = edge(s, symbol);
+          if (!(e & kAccept) && failing[e]) failing[s] = grew = true;
+        }
+      }
+    }
+    std::vector<std::uint8_t> color(n, 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::pair<std::uint32_t, std::size_t>> path;
+    for (std::uint32_t root = 1; root < n; ++root) {
+      if (color[root] || !failing[root]) continue;
+      path.assign(1, {root, 0});
+      color[root] = 1;
+      while (!path.empty()) {
+        const auto [s, symbol] = path.back();
+        if (symbol == eof) {
+          color[s] = 2;
+          path.pop_back();
+          continue;
+        }
+        ++path.back().second;
+        const std::uint32_t e = edge(s, symbol);
+        if (e == 0 || (e & kAccept) || !failing[e]) continue;
+        if (color[e] == 1) return false;
+        if (color[e] == 0) {
+          color[e] = 1;
+          path.push_back({e, 0});
+        }
+      }
+    }
+    return true;
+  }
+
+  std::vector<std::vector<bool>> member_;  // [class][set]: used while building
+  std::array<std::uint16_t, 0x1100> block_index_{};
+  std::vector<std::uint8_t> blocks_;   // class of each code point, by block; block 0 = U+0000..U+00FF
+  std::vector<std::uint32_t> table_;   // [state << shift_ | symbol]: next state | kAccept
+  std::vector<std::uint32_t> ascii_;   // [state << 7 | byte]: table_'s entry for an ASCII byte
+  std::vector<std::uint8_t> stays_;    // [state << 8 | byte]: 1 when the ASCII byte keeps the state in its run
+  std::vector<std::uint8_t> run_kind_;  // per state: 0 no run, 1 a run, 2 a run whose bytes each record a match
+  std::uint32_t eof_ = 0;              // the symbol of the end of the text: the number of classes
+  unsigned shift_ = 0;                 // log2 of stride_
+  std::size_t stride_ = 1;             // symbols per state, a power of 2 >= eof_ + 1
+  std::uint32_t start_ = 0;
+};
+
+}  // namespace snaptok::scanners
