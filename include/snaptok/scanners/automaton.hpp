@@ -45,6 +45,7 @@
 #include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/match_loop.hpp"
 #include "snaptok/scanners/pattern_ast.hpp"
+#include "snaptok/simd/dispatch.hpp"
 
 namespace snaptok::scanners {
 
@@ -77,6 +78,13 @@ class Automaton {
         text,
         [&](std::size_t pos, std::size_t& start, std::size_t& end) {
           for (std::size_t s = pos;; s += detail::utf8_len(p[s])) {
+            if (start_skip_) {  // ASCII bytes that start no match, a vector at a time
+              s += simd::find_nonascii_or_in(text.data() + s, n - s, *start_skip_);
+              if (s == n) return false;
+            } else if (skips_starts_) {  // ... or a byte at a time, without a DFA step
+              while (s < n && !starts_[p[s]]) ++s;
+              if (s == n) return false;
+            }
             const std::size_t e = match_end(p, s, n);
             if (e != kNoMatch) {
               start = s;
@@ -258,6 +266,23 @@ class Automaton {
     for (std::size_t st = 0; st < states.size(); ++st) {  // the ASCII columns by byte
       for (unsigned c = 0; c < 0x80; ++c) ascii_.push_back(table_[(st << shift_) | blocks_[c]]);
     }
+    // Where a match cannot start: when no match is empty, the search skips
+    // the ASCII bytes that start none: a vector at a time when those that do
+    // lie in a short range (a pattern of digits, of CJK, of newlines in
+    // prose), else a byte at a time (punctuation).
+    const std::uint32_t* from_start = &ascii_[std::size_t{start_} << 7];
+    unsigned lo = 0x80, hi = 0;
+    for (unsigned c = 0; c < 0x80; ++c) {
+      if (from_start[c] != 0) lo = std::min(lo, c), hi = std::max(hi, c);
+    }
+    const bool empty_matches = (table_[(std::size_t{start_} << shift_) | eof_] & kAccept) != 0;
+    if (!empty_matches && (lo > hi || hi - lo < 16)) {
+      start_skip_ = lo > hi ? simd::AsciiRange{} : simd::AsciiRange{static_cast<std::uint8_t>(lo),
+                                                                    static_cast<std::uint8_t>(hi - lo + 1)};
+    }
+    starts_.fill(1);  // non-ASCII bytes: decided by the DFA
+    for (unsigned c = 0; c < 0x80; ++c) starts_[c] = from_start[c] != 0;
+    skips_starts_ = !empty_matches && std::count(starts_.begin(), starts_.begin() + 0x80, 1) < 0x80;
     // The runs: per state, the ASCII bytes that lead back to it, all with a
     // match recorded or all without.
     stays_.assign(states.size() << 8, 0);
@@ -332,6 +357,9 @@ class Automaton {
   unsigned shift_ = 0;                 // log2 of stride_
   std::size_t stride_ = 1;             // symbols per state, a power of 2 >= eof_ + 1
   std::uint32_t start_ = 0;
+  std::optional<simd::AsciiRange> start_skip_;  // the ASCII bytes that may start a match, when few
+  std::array<std::uint8_t, 256> starts_{};       // 0: an ASCII byte no match starts at
+  bool skips_starts_ = false;                    // some ASCII byte starts no match, and none is empty
 };
 
 }  // namespace snaptok::scanners
