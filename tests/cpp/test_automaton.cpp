@@ -95,14 +95,16 @@ TEST_CASE("the automaton compiles real Split patterns off the registry and match
       "\\s+(?!\\S)|\\s+", "\\S+", ".", "\\p{N}", "[\\p{L}\\p{M}]+", "(?i:K)+", "x\\z|\\p{L}+", "\\n$|[a-z]"};
   const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
   const std::string every = every_code_point_text();
-  for (const std::string& p : patterns) {
+  for (std::size_t k = 0; k < patterns.size(); ++k) {
+    const std::string& p = patterns[k];
     const std::shared_ptr<const sc::Automaton> a = sc::Automaton::compile(p);
     REQUIRE_MESSAGE(a != nullptr, p);
     const snaptok::detail::Regex onig(p, "test", /*use_scanner=*/false);
     check_automaton(*a, onig, sample, p + " sample");
-    check_automaton(*a, onig, every, p + " every code point");
+    // Every code point (12 MB) for the patterns with the most classes.
+    if (k == 0 || k == 3 || k == 7 || k == 8) check_automaton(*a, onig, every, p + " every code point");
     std::mt19937 rng(7);
-    for (int i = 0; i < 3000; ++i) check_automaton(*a, onig, automaton_text(rng, 1 + i % 200), p + " #" + std::to_string(i));
+    for (int i = 0; i < 2000; ++i) check_automaton(*a, onig, automaton_text(rng, 1 + i % 200), p + " #" + std::to_string(i));
     // A Regex on such a pattern runs on its automaton.
     if (sc::recognize_scanner(p).kind == sc::ScannerKind::kNone) {
       CHECK(snaptok::detail::Regex(p, "test").scanner_name() == "automaton");
@@ -113,7 +115,7 @@ TEST_CASE("the automaton compiles real Split patterns off the registry and match
 TEST_CASE("random patterns of the tokenizer-file grammar match as Oniguruma does where the automaton takes them") {
   std::mt19937 rng(2026);
   int compiled = 0, tried = 0;
-  for (int k = 0; k < 300; ++k) {
+  for (int k = 0; k < 800; ++k) {
     const std::string p = random_pattern(rng);
     std::optional<snaptok::detail::Regex> onig;
     try {
@@ -129,7 +131,8 @@ TEST_CASE("random patterns of the tokenizer-file grammar match as Oniguruma does
     for (int i = 0; i < 150; ++i) check_automaton(*a, *onig, automaton_text(texts, 1 + i % 120), p + " #" + std::to_string(i));
   }
   // The grammar is mostly inside the subset: a check that compiles nothing proves nothing.
-  CHECK(tried > 250);
+  MESSAGE(compiled << " of " << tried << " random patterns compiled");
+  CHECK(tried > 700);
   CHECK(compiled * 2 > tried);
 }
 
