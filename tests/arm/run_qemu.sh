@@ -114,7 +114,7 @@ set_filter() {
 run_part() {
   local run=$1 part=$2 start=$SECONDS rc=0 filter
   set_filter "$run" "$part"
-  env SNAPTOK_SIMD="${simd[$run]}" SNAPTOK_TEST_EXPECT_TARGETS="${expect[$run]}" \
+  env SNAPTOK_SIMD="${simd[$run]}" SNAPTOK_TEST_EXPECT_TARGETS="${expect[$run]}" SNAPTOK_TEST_EMULATED=1 \
     SNAPTOK_ST_FIXTURE_DIR="$st_dir" \
     "$qemu" -L /usr/aarch64-linux-gnu -cpu "${cpu[$run]}" "$tests" "${filter[@]}" \
     >"$build/$run.$part.log" 2>&1 || rc=$?
