@@ -79,7 +79,8 @@ class Automaton {
     const automaton_detail::Nfa nfa(*tree);
     if (!nfa.ok) return nullptr;
     auto a = std::shared_ptr<Automaton>(new Automaton());
-    if (!a->build_classes(nfa.sets) || !a->build_states(nfa) || !a->linear()) return nullptr;
+    std::vector<std::vector<bool>> member;  // [class][set]: whether a class's code points are in a set
+    if (!a->build_classes(nfa.sets, member) || !a->build_states(nfa, member) || !a->linear()) return nullptr;
     return a;
   }
 
@@ -113,7 +114,7 @@ class Automaton {
   }
 
   /// The number of DFA states and of char classes (for tests and notes).
-  std::size_t states() const noexcept { return table_.size() / stride_; }
+  std::size_t states() const noexcept { return table_.size() >> shift_; }
   std::size_t classes() const noexcept { return eof_; }
 
  private:
@@ -121,6 +122,8 @@ class Automaton {
   static constexpr std::size_t kNoMatch = ~std::size_t{0};
 
   Automaton() = default;
+
+  std::size_t stride() const noexcept { return std::size_t{1} << shift_; }
 
   std::uint32_t class_of(char32_t cp) const noexcept {
     return blocks_[(std::size_t{block_index_[cp >> 8]} << 8) | (cp & 0xFF)];
@@ -161,7 +164,9 @@ class Automaton {
 
   // Partitions the code points by which of `sets` hold them; class k's
   // code points then take the same transitions everywhere.
-  bool build_classes(const std::vector<automaton_detail::CodeSet>& sets) {
+  // member[k][s]: whether class k's code points are in sets[s] (for
+  // build_states).
+  bool build_classes(const std::vector<automaton_detail::CodeSet>& sets, std::vector<std::vector<bool>>& member) {
     if (sets.size() > kMaxSets) return false;
     std::vector<char32_t> cuts = {0, automaton_detail::kMaxCp + 1};
     for (const auto& s : sets) {
@@ -177,13 +182,12 @@ class Automaton {
       const auto [it, fresh] = ids.try_emplace(in, static_cast<std::uint8_t>(ids.size()));
       if (fresh) {
         if (ids.size() > 255) return false;
-        member_.push_back(std::move(in));
+        member.push_back(std::move(in));
       }
       interval_class[k] = it->second;
     }
     eof_ = static_cast<std::uint32_t>(ids.size());  // the last symbol: the end of the text
     while ((std::size_t{1} << shift_) < eof_ + 1) ++shift_;
-    stride_ = std::size_t{1} << shift_;
     // Blocks of 256 code points, deduplicated. Most lie in one interval:
     // those share a block of one class without being filled or compared.
     std::map<std::vector<std::uint8_t>, std::uint16_t> seen;
@@ -217,7 +221,7 @@ class Automaton {
 
   // Builds every reachable DFA state: a state is the ordered list of the
   // NFA's waiting instructions (kChar, kAssert, kMatch), state 0 the dead one.
-  bool build_states(const automaton_detail::Nfa& nfa) {
+  bool build_states(const automaton_detail::Nfa& nfa, const std::vector<std::vector<bool>>& member) {
     using automaton_detail::Inst;
     const std::vector<Inst>& prog = nfa.prog;
     const std::size_t eof = eof_;
@@ -246,7 +250,7 @@ class Automaton {
             } else {
               const bool holds = static_cast<std::size_t>(symbol) == eof
                                      ? in.at_end
-                                     : member_[static_cast<std::size_t>(symbol)][static_cast<std::size_t>(in.set)] != in.negate;
+                                     : member[static_cast<std::size_t>(symbol)][static_cast<std::size_t>(in.set)] != in.negate;
               if (holds) stack.push_back(in.x);
             }
             break;
@@ -270,7 +274,7 @@ class Automaton {
     std::vector<int> resolved, next;
     for (std::size_t s = 0; s < states.size(); ++s) {
       if (states.size() > kMaxStates || steps > kMaxBuildSteps) return false;
-      for (std::size_t symbol = 0; symbol < stride_; ++symbol) {
+      for (std::size_t symbol = 0; symbol < stride(); ++symbol) {
         if (symbol > eof) {  // padding
           table_.push_back(0);
           continue;
@@ -287,7 +291,7 @@ class Automaton {
             accept = true;  // threads behind it lose to this match
             break;
           }
-          if (symbol != eof && member_[symbol][static_cast<std::size_t>(in.set)]) follow(in.x, -1, next);
+          if (symbol != eof && member[symbol][static_cast<std::size_t>(in.set)]) follow(in.x, -1, next);
         }
         const std::uint32_t to = symbol == eof ? 0 : intern(next);
         table_.push_back(to | (accept ? kAccept : 0));
@@ -336,7 +340,7 @@ class Automaton {
   // attempt can still fail (die, or reach the end of the text).
   bool linear() const {
     const std::size_t n = states(), eof = eof_;
-    auto edge = [&](std::size_t s, std::size_t symbol) { return table_[s * stride_ + symbol]; };
+    auto edge = [&](std::size_t s, std::size_t symbol) { return table_[(s << shift_) | symbol]; };
     std::vector<std::uint8_t> failing(n, 0);
     for (std::size_t s = 1; s < n; ++s) {
       for (std::size_t symbol = 0; symbol <= eof && !failing[s]; ++symbol) failing[s] = edge(s, symbol) == 0;
@@ -376,7 +380,6 @@ class Automaton {
     return true;
   }
 
-  std::vector<std::vector<bool>> member_;  // [class][set]: used while building
   std::array<std::uint16_t, 0x1100> block_index_{};
   std::vector<std::uint8_t> blocks_;   // class of each code point, by block; block 0 = U+0000..U+00FF
   std::vector<std::uint32_t> table_;   // [state << shift_ | symbol]: next state | kAccept
@@ -384,8 +387,7 @@ class Automaton {
   std::vector<std::uint8_t> stays_;    // [state << 8 | byte]: 1 when the ASCII byte keeps the state in its run
   std::vector<std::uint8_t> run_kind_;  // per state: 0 no run, 1 a run, 2 a run whose bytes each record a match
   std::uint32_t eof_ = 0;              // the symbol of the end of the text: the number of classes
-  unsigned shift_ = 0;                 // log2 of stride_
-  std::size_t stride_ = 1;             // symbols per state, a power of 2 >= eof_ + 1
+  unsigned shift_ = 0;                 // log2 of the symbols per state, a power of 2 >= eof_ + 1
   std::uint32_t start_ = 0;
   std::optional<simd::AsciiRange> start_skip_;  // the ASCII bytes that may start a match, when few
   std::array<std::uint8_t, 256> starts_{};       // 0: an ASCII byte no match starts at

@@ -86,8 +86,9 @@ class AtomReader {
     if (!eat("\\x{")) return std::nullopt;
     char32_t v = 0;
     while (i_ < t_.size() && t_[i_] != '}') {
-      const char h = t_[i_++];
-      v = v * 16 + static_cast<char32_t>(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+      const int d = pattern::detail::hex_digit(t_[i_++]);
+      if (d < 0) return std::nullopt;
+      v = v * 16 + static_cast<char32_t>(d);
     }
     if (!eat("}")) return std::nullopt;
     return v;

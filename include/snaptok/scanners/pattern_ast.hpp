@@ -56,6 +56,13 @@ inline std::string hex_literal(char32_t c) {
   return "\\x{" + h + "}";
 }
 
+// Returns the value of the hex digit h, or -1.
+inline int hex_digit(char h) {
+  if (h >= '0' && h <= '9') return h - '0';
+  if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f') return (h | 0x20) - 'a' + 10;
+  return -1;
+}
+
 inline bool ascii_letter(char32_t c) { return c < 0x80 && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
 
 // A class member or a whole class while it is parsed.
@@ -286,11 +293,7 @@ class Parser {
       case 'x': {
         char32_t v = 0;
         int digits = 0;
-        auto hex = [](char h) -> int {
-          if (h >= '0' && h <= '9') return h - '0';
-          if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f') return (h | 0x20) - 'a' + 10;
-          return -1;
-        };
+        const auto hex = hex_digit;
         if (peek() == '{') {
           ++i_;
           while (!at_end() && peek() != '}') {
@@ -312,8 +315,7 @@ class Parser {
       case 'u': {  // \uHHHH: exactly four hex digits
         char32_t v = 0;
         for (int k = 0; k < 4; ++k) {
-          const char h = at_end() ? '\0' : p_[i_++];
-          const int d = h >= '0' && h <= '9' ? h - '0' : (h | 0x20) >= 'a' && (h | 0x20) <= 'f' ? (h | 0x20) - 'a' + 10 : -1;
+          const int d = hex_digit(at_end() ? '\0' : p_[i_++]);
           if (d < 0) return fail();
           v = v * 16 + static_cast<char32_t>(d);
         }
