@@ -46,7 +46,8 @@ int neon_check(const char* p, unsigned long n) {
   const std::size_t in = snaptok::simd::find_byte_in(p, n, snaptok::simd::ByteQuad::of({'<'}));
   static const std::uint64_t pair_bits[snaptok::simd::BytePairSet::kWords] = {};
   const std::size_t pair_in = snaptok::simd::find_byte_pair_in(p, n, {snaptok::simd::ByteQuad::of({'<'}), pair_bits});
-  const std::size_t ascii = snaptok::simd::find_nonascii_or_in(p, n, {'0', 10});
+  const std::size_t ascii = snaptok::simd::find_nonascii_or_in(p, n, {'0', 10}) +
+                            snaptok::simd::find_start(p, n, snaptok::simd::AsciiStarts{});
   std::string narrowed(n, '\0');
   const std::size_t narrow = snaptok::simd::narrow_ascii(reinterpret_cast<const std::uint16_t*>(p), n / 2, narrowed.data()) +
                              snaptok::simd::narrow_ascii(reinterpret_cast<const std::uint32_t*>(p), n / 4, narrowed.data());

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -450,6 +451,61 @@ TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: find_start equals the reference on every target") {
+  using snaptok::simd::AsciiStarts;
+  using snaptok::simd::NibbleSet;
+  auto set_of = [](auto&& in) {
+    bool member[128] = {};
+    for (std::size_t b = 0; b < 128; ++b) member[b] = in(static_cast<unsigned char>(b));
+    return NibbleSet::ascii(member);
+  };
+  const NibbleSet none = set_of([](unsigned char) { return false; });
+  const NibbleSet punct = set_of([](unsigned char c) { return std::ispunct(c) != 0; });
+  const NibbleSet space = set_of([](unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
+  const NibbleSet letter = set_of([](unsigned char c) { return std::isalpha(c) != 0; });
+  const NibbleSet sparse = set_of([](unsigned char c) { return c % 7 == 3; });  // every high nibble
+  const AsciiStarts cases[] = {
+      {none, none, none}, {punct, none, none}, {space, none, none},   {sparse, none, none},
+      {punct, space, punct}, {none, space, letter}, {none, letter, sparse}, {sparse, punct, space},
+  };
+  // The examples of the header.
+  CHECK(snaptok::simd::find_start("ab, c", 5, {punct, none, none}) == 2);
+  CHECK(snaptok::simd::find_start("a b ,", 5, {none, space, punct}) == 3);
+  CHECK(snaptok::simd::find_start("a b \xc3\xa9", 6, {none, space, punct}) == 3);  // then a non-ASCII byte
+  CHECK(snaptok::simd::find_start("a b ", 4, {none, space, punct}) == 3);  // then the end
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(11);
+    bool ok = true;
+    for (const AsciiStarts& starts : cases) {
+      // Every length 0..200 (past every vector width, with tails), texts
+      // of bytes that mostly start nothing, with a few of each kind.
+      for (std::size_t n = 0; n <= 200 && ok; ++n) {
+        for (int round = 0; round < 8 && ok; ++round) {
+          std::string text(n, '\0');
+          for (char& c : text) {
+            const unsigned r = rng() % 64;
+            c = static_cast<char>(r == 0 ? 0x80 + rng() % 0x80 : rng() % 0x80);
+          }
+          for (std::size_t from = 0; from <= n && ok; from += 1 + rng() % 16) {
+            const std::size_t got = snaptok::simd::find_start(text.data() + from, n - from, starts);
+            ok = got == snaptok::simd::find_start_scalar(text.data() + from, n - from, starts);
+          }
+        }
+      }
+    }
+    // Reads exactly n bytes (an exact-size heap block: ASan catches an overread).
+    for (std::size_t n = 1; n <= 100 && ok; ++n) {
+      std::unique_ptr<char[]> exact(new char[n]);
+      std::fill(exact.get(), exact.get() + n, ' ');
+      ok = snaptok::simd::find_start(exact.get(), n, {punct, space, punct}) == n - 1;  // the last: then the end
+    }
+    CHECK(ok);
+  });
+  CHECK(targets_run >= 1);
+}
 
 TEST_CASE("simd: narrow_ascii equals the reference on every target") {
   std::size_t targets_run = 0;

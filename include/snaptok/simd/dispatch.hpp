@@ -146,6 +146,11 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
   return find_nonascii_or_in_scalar(p, n, range);
 }
 
+// See the Highway build below; without Highway this is find_start_scalar.
+inline std::size_t find_start(const char* p, std::size_t n, const AsciiStarts& starts) {
+  return find_start_scalar(p, n, starts);
+}
+
 // See the Highway build below; without Highway these are
 // narrow_ascii_scalar.
 inline std::size_t narrow_ascii(const std::uint16_t* p, std::size_t n, char* out) {
@@ -421,6 +426,15 @@ inline std::size_t find_byte_pair_in(const char* p, std::size_t n, const BytePai
 inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange range) {
   SNAPTOK_EXPORT(find_nonascii_or_in);
   return SNAPTOK_DISPATCH(find_nonascii_or_in)(p, n, range);
+}
+
+// Returns the first i with starts.at(p, i, n), or n. Same result as
+// find_start_scalar on every target.
+//   find_start("ab, c", 5, {NibbleSet::ascii(punctuation)})  // 2
+//   find_start("a b ,", 5, {{}, space, punctuation})        // 3: " ," (not " b")
+inline std::size_t find_start(const char* p, std::size_t n, const AsciiStarts& starts) {
+  SNAPTOK_EXPORT(find_start);
+  return SNAPTOK_DISPATCH(find_start)(p, n, starts);
 }
 
 // Writes the leading code units of p[0..n) that are below 0x80 to out as

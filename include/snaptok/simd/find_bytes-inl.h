@@ -1,7 +1,7 @@
 // Per-target kernels: the first byte of a text in a set of up to four byte
 // values, the first of two given adjacent bytes, the first pair of a set of
-// adjacent byte pairs, or the first byte not ASCII
-// or in an ASCII range (see snaptok/simd/find_bytes.hpp
+// adjacent byte pairs, the first byte not ASCII or in an ASCII range, or
+// the first place a byte or two may start something (see snaptok/simd/find_bytes.hpp
 // for the sets and the scalar references). Included once per Highway target by snaptok/simd/dispatch.hpp;
 // do not include it directly.
 
@@ -98,20 +98,15 @@ inline std::size_t find_byte_pair_in(const char* HWY_RESTRICT p, std::size_t n, 
   return i + find_byte_pair_in_scalar(p + i, n - i, set);
 }
 
-// Moves i by whole vectors of d to the first byte of bytes[i..n) that is
-// >= 0x80 or in `range` and returns true, or to where fewer than a vector
-// of bytes is left and returns false. As signed lanes: a negative byte, or
-// one below -128 + range.count after adding 0x80 - range.first.
-template <class D>
-HWY_INLINE bool find_nonascii_or_in_vectors(D d, const std::int8_t* HWY_RESTRICT bytes, std::size_t& i,
-                                            std::size_t n, AsciiRange range) {
+// Moves i by whole vectors of d to the first byte of bytes[i..n) whose lane
+// flagged(d, v) sets and returns true, or to where fewer than a vector of
+// bytes is left and returns false.
+template <class D, class Flagged>
+HWY_INLINE bool find_flagged_vectors(D d, const std::int8_t* HWY_RESTRICT bytes, std::size_t& i, std::size_t n,
+                                     const Flagged& flagged) {
   const std::size_t lanes = hn::Lanes(d);
-  const auto bias = hn::Set(d, static_cast<std::int8_t>(0x80 - range.first));
-  const auto limit = hn::Set(d, static_cast<std::int8_t>(-128 + range.count));
-  const auto zero = hn::Zero(d);
   for (; i + lanes <= n; i += lanes) {
-    const auto v = hn::LoadU(d, bytes + i);
-    const std::intptr_t k = hn::FindFirstTrue(d, hn::Or(hn::Lt(v, zero), hn::Lt(hn::Add(v, bias), limit)));
+    const std::intptr_t k = hn::FindFirstTrue(d, flagged(d, hn::LoadU(d, bytes + i)));
     if (k >= 0) {
       i += static_cast<std::size_t>(k);
       return true;
@@ -121,13 +116,58 @@ HWY_INLINE bool find_nonascii_or_in_vectors(D d, const std::int8_t* HWY_RESTRICT
 }
 
 // Returns the index of the first byte of p[0..n) that is >= 0x80 or in
-// `range`, or n: full vectors, then 16-byte vectors, then one byte at a time.
+// `range`, or n: full vectors, then 16-byte vectors, then one byte at a
+// time. As signed lanes: a negative byte, or one below -128 + range.count
+// after adding 0x80 - range.first.
 inline std::size_t find_nonascii_or_in(const char* HWY_RESTRICT p, std::size_t n, AsciiRange range) {
+  const auto flagged = [range](auto d, auto v) {
+    const auto bias = hn::Set(d, static_cast<std::int8_t>(0x80 - range.first));
+    const auto limit = hn::Set(d, static_cast<std::int8_t>(-128 + range.count));
+    return hn::Or(hn::Lt(v, hn::Zero(d)), hn::Lt(hn::Add(v, bias), limit));
+  };
   const auto* bytes = reinterpret_cast<const std::int8_t*>(p);
   std::size_t i = 0;
-  if (find_nonascii_or_in_vectors(hn::ScalableTag<std::int8_t>(), bytes, i, n, range)) return i;
-  if (find_nonascii_or_in_vectors(hn::CappedTag<std::int8_t, 16>(), bytes, i, n, range)) return i;
+  if (find_flagged_vectors(hn::ScalableTag<std::int8_t>(), bytes, i, n, flagged)) return i;
+  if (find_flagged_vectors(hn::CappedTag<std::int8_t, 16>(), bytes, i, n, flagged)) return i;
   return i + find_nonascii_or_in_scalar(p + i, n - i, range);
+}
+
+// Returns the first i with starts.at(p, i, n), or n: full vectors, then
+// 16-byte vectors (each byte and the next: a negative lane or two table
+// lookups per set), then one byte at a time.
+inline std::size_t find_start(const char* HWY_RESTRICT p, std::size_t n, const AsciiStarts& starts) {
+  std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR  // (one lane: no 16-byte table lookup)
+  const auto* bytes = reinterpret_cast<const std::int8_t*>(p);
+  // Finds by whole vectors while every lane's next byte is in the text.
+  const auto find = [&](auto d) {
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const auto low_nibble = hn::Set(du, std::uint8_t{0x0F});
+    const auto in = [&](const NibbleSet& set, auto v) {
+      const auto u = hn::BitCast(du, v);
+      const auto lo = hn::TableLookupBytes(hn::LoadDup128(du, set.lo), hn::And(u, low_nibble));
+      const auto hi = hn::TableLookupBytes(hn::LoadDup128(du, set.hi), hn::ShiftRight<4>(u));
+      return hn::RebindMask(d, hn::Ne(hn::And(lo, hi), hn::Zero(du)));
+    };
+    const std::size_t lanes = hn::Lanes(d);
+    for (; i + lanes < n; i += lanes) {
+      const auto v = hn::LoadU(d, bytes + i);
+      const auto next = hn::LoadU(d, bytes + i + 1);
+      const auto then = hn::Or(hn::Lt(next, hn::Zero(d)), in(starts.then, next));
+      const auto hit = hn::Or(hn::Or(hn::Lt(v, hn::Zero(d)), in(starts.alone, v)),
+                              hn::And(in(starts.prefix, v), then));
+      const std::intptr_t k = hn::FindFirstTrue(d, hit);
+      if (k >= 0) {
+        i += static_cast<std::size_t>(k);
+        return true;
+      }
+    }
+    return false;
+  };
+  if (find(hn::ScalableTag<std::int8_t>())) return i;
+  if (find(hn::CappedTag<std::int8_t, 16>())) return i;
+#endif
+  return i + find_start_scalar(p + i, n - i, starts);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -6,7 +6,9 @@
 // (find_byte_pair_in: the skip when patterns start with a few first bytes
 // and several second ones, as "<｜" and "<|"), and the first byte that is not ASCII or
 // lies in one ASCII range (find_nonascii_or_in: the end of an ASCII run, the
-// next digit of DeepSeek's digit split). The references are what the SIMD
+// next digit of DeepSeek's digit split), and the first place where a byte
+// or two may start something (find_start: the next char a Punctuation or
+// Digits pre-tokenizer may cut at, the next start of an automaton's match). The references are what the SIMD
 // kernels (find_bytes-inl.h, dispatched by snaptok/simd/dispatch.hpp) are
 // tested against, and the path of builds without Highway.
 //
@@ -15,6 +17,7 @@
 //   std::size_t d = snaptok::simd::find_nonascii_or_in(text.data(), text.size(), {'0', 10});
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -92,6 +95,12 @@ struct NibbleSet {
     }
     return s;
   }
+  /// The ASCII bytes b with in[b] (always exact: eight high nibbles).
+  static NibbleSet ascii(const bool (&in)[128]) noexcept {
+    bool all[256] = {};
+    std::copy(in, in + 128, all);
+    return of(all);
+  }
   bool contains(std::uint8_t b) const noexcept { return (lo[b & 15] & hi[b >> 4]) != 0; }
 };
 
@@ -136,6 +145,33 @@ inline std::size_t find_nonascii_or_in_scalar(const char* p, std::size_t n, Asci
   for (std::size_t i = 0; i < n; ++i) {
     const auto b = static_cast<std::uint8_t>(p[i]);
     if (b >= 0x80 || range.contains(b)) return i;
+  }
+  return n;
+}
+
+/// Where a match or a cut may start, by its first byte or two: a byte
+/// >= 0x80, a byte of `alone`, or a byte of `prefix` followed by a byte of
+/// `then`, by a byte >= 0x80, or by the end of the text (NibbleSet::ascii
+/// sets: exact). A byte of neither set starts nothing.
+struct AsciiStarts {
+  NibbleSet alone;
+  NibbleSet prefix;
+  NibbleSet then;
+
+  /// Whether something may start at p[i] (i < n).
+  bool at(const char* p, std::size_t i, std::size_t n) const noexcept {
+    const auto b = static_cast<std::uint8_t>(p[i]);
+    if (b >= 0x80 || alone.contains(b)) return true;
+    if (!prefix.contains(b)) return false;
+    return i + 1 == n || static_cast<std::uint8_t>(p[i + 1]) >= 0x80 ||
+           then.contains(static_cast<std::uint8_t>(p[i + 1]));
+  }
+};
+
+/// Returns the first i with starts.at(p, i, n), or n, one byte at a time.
+inline std::size_t find_start_scalar(const char* p, std::size_t n, const AsciiStarts& starts) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (starts.at(p, i, n)) return i;
   }
   return n;
 }
