@@ -347,53 +347,82 @@ class NormalizedString {
   bool tracks_ = true;
 };
 
+/// Keeps the pieces of a partition that a split keeps under a behavior (HF
+/// NormalizedString::split without the slicing), one item at a time: feed
+/// the partition's items in order to item(), then call finish(); each kept
+/// [start, end) goes to give(start, end) as soon as it is known, in order.
+template <class Give>
+class BehaviorCuts {
+ public:
+  BehaviorCuts(SplitBehavior behavior, Give& give) : behavior_(behavior), give_(give) {}
+
+  void item(std::size_t start, std::size_t end, bool is_match) {
+    switch (behavior_) {
+      case SplitBehavior::isolated:
+        give_(start, end);
+        break;
+      case SplitBehavior::removed:
+        if (!is_match) give_(start, end);
+        break;
+      case SplitBehavior::contiguous:  // runs of matches, or of gaps, join
+        if (pending_ && is_match == previous_match_) {
+          end_ = end;
+        } else {
+          hold(start, end);
+        }
+        break;
+      case SplitBehavior::merged_with_previous:  // a match joins the gap before it
+        if (pending_ && is_match && !previous_match_) {
+          end_ = end;
+        } else {
+          hold(start, end);
+        }
+        break;
+      case SplitBehavior::merged_with_next:  // a match joins the gap after it
+        if (pending_ && previous_match_ && !is_match) {
+          end_ = end;
+          finish();
+        } else if (is_match) {
+          hold(start, end);
+        } else {
+          finish();
+          give_(start, end);
+        }
+        break;
+    }
+    previous_match_ = is_match;
+  }
+
+  /// Gives the piece still held, if any.
+  void finish() {
+    if (pending_) give_(start_, end_);
+    pending_ = false;
+  }
+
+ private:
+  void hold(std::size_t start, std::size_t end) {
+    finish();
+    pending_ = true;
+    start_ = start;
+    end_ = end;
+  }
+
+  SplitBehavior behavior_;
+  Give& give_;
+  bool pending_ = false;  // [start_, end_) is held: the next item may join it
+  bool previous_match_ = false;
+  std::size_t start_ = 0;
+  std::size_t end_ = 0;
+};
+
 /// Turns a partition into the ranges a split keeps under `behavior` (HF
 /// NormalizedString::split without the slicing), appending them to `out`.
 inline void split_ranges(const std::vector<PatternMatch>& matches, SplitBehavior behavior,
                          std::vector<Offsets>& out) {
-  const std::size_t first = out.size();
-  bool previous_match = false;
-  switch (behavior) {
-    case SplitBehavior::isolated:
-      for (const auto& m : matches) out.push_back({m.start, m.end});
-      return;
-    case SplitBehavior::removed:
-      for (const auto& m : matches) {
-        if (!m.is_match) out.push_back({m.start, m.end});
-      }
-      return;
-    case SplitBehavior::contiguous:
-      for (const auto& m : matches) {
-        if (m.is_match == previous_match && out.size() > first) {
-          out.back().end = m.end;
-        } else {
-          out.push_back({m.start, m.end});
-        }
-        previous_match = m.is_match;
-      }
-      return;
-    case SplitBehavior::merged_with_previous:
-      for (const auto& m : matches) {
-        if (m.is_match && !previous_match && out.size() > first) {
-          out.back().end = m.end;
-        } else {
-          out.push_back({m.start, m.end});
-        }
-        previous_match = m.is_match;
-      }
-      return;
-    case SplitBehavior::merged_with_next:
-      for (auto it = matches.rbegin(); it != matches.rend(); ++it) {
-        if (it->is_match && !previous_match && out.size() > first) {
-          out.back().start = it->start;
-        } else {
-          out.push_back({it->start, it->end});
-        }
-        previous_match = it->is_match;
-      }
-      std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-      return;
-  }
+  auto give = [&out](std::size_t start, std::size_t end) { out.push_back({start, end}); };
+  BehaviorCuts cuts(behavior, give);
+  for (const PatternMatch& m : matches) cuts.item(m.start, m.end, m.is_match);
+  cuts.finish();
 }
 
 }  // namespace snaptok

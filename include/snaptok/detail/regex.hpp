@@ -122,21 +122,28 @@ class Regex {
         fn);
   }
 
-  /// Returns the partition of `text` into matches and gaps (HF Pattern
-  /// find_matches for a SysRegex).
-  std::vector<PatternMatch> find_matches(std::string_view text) const {
-    std::vector<PatternMatch> out;
+  /// Calls item(start, end, is_match) for each part of the partition of
+  /// `text` into matches and gaps, in order (HF Pattern find_matches for a
+  /// SysRegex): an empty text gives one empty gap.
+  template <class Item>
+  void for_each_item(std::string_view text, Item&& item) const {
     if (text.empty()) {
-      out.push_back({0, 0, false});
-      return out;
+      item(std::size_t{0}, std::size_t{0}, false);
+      return;
     }
     std::size_t prev = 0;
     for_each_match(text, [&](std::size_t s, std::size_t e) {
-      if (prev != s) out.push_back({prev, s, false});
-      out.push_back({s, e, true});
+      if (prev != s) item(prev, s, false);
+      item(s, e, true);
       prev = e;
     });
-    if (prev != text.size()) out.push_back({prev, text.size(), false});
+    if (prev != text.size()) item(prev, text.size(), false);
+  }
+
+  /// Returns the partition for_each_item gives.
+  std::vector<PatternMatch> find_matches(std::string_view text) const {
+    std::vector<PatternMatch> out;
+    for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { out.push_back({s, e, m}); });
     return out;
   }
 

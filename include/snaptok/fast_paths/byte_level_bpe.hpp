@@ -25,6 +25,7 @@
 #include "snaptok/detail/inline.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/pre_tokenizers/byte_level.hpp"
+#include "snaptok/pre_tokenizers/cuts.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
 #include "snaptok/pre_tokenizers/split.hpp"
 #include "snaptok/runtime/piece_batch.hpp"
@@ -64,7 +65,9 @@ class ByteLevelBpePath {
       const auto* cutting = dynamic_cast<const CuttingPreTokenizer*>(steps[i]);
       if (!cutting) return nullptr;
       path->stages_.push_back(cutting);
-      const auto* split = dynamic_cast<const SplitPreTokenizer*>(steps[i]);
+      const auto* split = cutting->cut_kind() == CuttingPreTokenizer::CutKind::split
+                              ? static_cast<const SplitPreTokenizer*>(cutting)
+                              : nullptr;
       path->splits_.push_back(split);
       if (!split) {  // cuts what no scanner proves about cut points
         scanners_only = false;
@@ -126,8 +129,7 @@ class ByteLevelBpePath {
   // The scratch serves the pieces of one encode() call.
   class CutsAfter {
    public:
-    explicit CutsAfter(const std::vector<const CuttingPreTokenizer*>& stages)
-        : stages_(stages), cuts_(stages.size()) {}
+    explicit CutsAfter(const std::vector<const CuttingPreTokenizer*>& stages) : stages_(stages) {}
 
     bool empty() const noexcept { return stages_.empty(); }
 
@@ -155,16 +157,13 @@ class ByteLevelBpePath {
         give(piece.substr(byte_at_[begin], byte_at_[end] - byte_at_[begin]));
         return;
       }
-      std::vector<Offsets>& found = cuts_[stage];
-      found.clear();
-      stages_[stage]->cut(std::string_view(mapped_).substr(begin, end - begin), found);
-      for (const Offsets& c : found) run(stage + 1, begin + c.start, begin + c.end, piece, give);
+      for_each_cut(*stages_[stage], std::string_view(mapped_).substr(begin, end - begin),
+                   [&](std::size_t s, std::size_t e) { run(stage + 1, begin + s, begin + e, piece, give); });
     }
 
     const std::vector<const CuttingPreTokenizer*>& stages_;
     std::string mapped_;                  // the piece's byte-level text
     std::vector<std::uint32_t> byte_at_;  // byte of the piece where each char of mapped_ starts
-    std::vector<std::vector<Offsets>> cuts_;  // found by each stage
   };
 
   // Misses merge from the raw bytes (at most one id per byte). A long
@@ -217,9 +216,7 @@ class ByteLevelBpePath {
       }
       return;
     }
-    std::vector<Offsets> pieces;
-    stages_[i]->cut(text, pieces);
-    for (const Offsets& p : pieces) run_split(i + 1, text.substr(p.start, p.end - p.start), out);
+    for_each_cut(*stages_[i], text, [&](std::size_t s, std::size_t e) { run_split(i + 1, text.substr(s, e - s), out); });
   }
 
   void run_byte_level(std::string_view text, Pieces& out) const {

@@ -5,30 +5,21 @@
 //   individual_digits=true:  "Call 123" -> "Call " "1" "2" "3"
 #pragma once
 
-#include <vector>
-
-#include "snaptok/pre_tokenizers/char_pattern.hpp"
-#include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
+#include "snaptok/pre_tokenizers/char_cut.hpp"
 #include "snaptok/unicode/properties.hpp"
 
 namespace snaptok {
 
-class DigitsPreTokenizer final : public CuttingPreTokenizer {
+class DigitsPreTokenizer final : public CharCutPreTokenizer {
  public:
-  explicit DigitsPreTokenizer(const detail::Json& json)
-      : individual_digits_(json.at("individual_digits").boolean()) {}
+  explicit DigitsPreTokenizer(const detail::Json& json) : DigitsPreTokenizer(json.at("individual_digits").boolean()) {}
 
-  bool individual_digits() const noexcept { return individual_digits_; }
-
-  std::vector<PatternMatch> matches(std::string_view text) const override {
-    return find_char_matches(text, [](char32_t c) { return unicode::is_numeric(c); });
-  }
-  SplitBehavior cut_behavior() const override {
-    return individual_digits_ ? SplitBehavior::isolated : SplitBehavior::contiguous;
-  }
+  bool individual_digits() const noexcept { return behavior_ == SplitBehavior::isolated; }
 
  private:
-  bool individual_digits_;
+  explicit DigitsPreTokenizer(bool individual)
+      : CharCutPreTokenizer([](char32_t c) { return unicode::is_numeric(c); }, 0,
+                            individual ? SplitBehavior::isolated : SplitBehavior::contiguous) {}
 };
 
 }  // namespace snaptok

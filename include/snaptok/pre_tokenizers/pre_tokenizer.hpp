@@ -1,6 +1,7 @@
 // The pre-tokenizer stage: cuts normalized text into the pieces the model sees.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -25,25 +26,31 @@ class PreTokenizer {
 /// matches(text) following cut_behavior() (HF's NormalizedString::split
 /// with a Pattern), and nothing is rewritten (Split, Digits, Punctuation,
 /// Whitespace, WhitespaceSplit, CharDelimiterSplit). The general stages
-/// cut NormalizedStrings; a fused path cuts plain text views with cut().
+/// cut NormalizedStrings; a fused path cuts plain text views with
+/// for_each_cut (cuts.hpp).
 class CuttingPreTokenizer : public PreTokenizer {
  public:
+  /// What a fused path may stream without a vector (cuts.hpp, for_each_cut):
+  /// a Split, a cut at the chars of a set (CharCutPreTokenizer), or another.
+  enum class CutKind : std::uint8_t { other, split, chars };
+  CutKind cut_kind() const noexcept { return kind_; }
+
   void pre_tokenize(PreTokenizedString& pts) const final {
     pts.split_normalized([&](std::size_t, NormalizedString&& ns, std::vector<NormalizedString>& out) {
       ns.split(matches(ns.get()), cut_behavior(), out);
     });
   }
 
-  /// Appends the [start, end) byte ranges of the pieces of `text` to
-  /// `pieces`, in order (some may be empty: the general stages drop them).
-  void cut(std::string_view text, std::vector<Offsets>& pieces) const {
-    split_ranges(matches(text), cut_behavior(), pieces);
-  }
-
   /// The partition of `text` into matches (delimiters) and the gaps between them.
   virtual std::vector<PatternMatch> matches(std::string_view text) const = 0;
   /// What becomes of the matches.
   virtual SplitBehavior cut_behavior() const = 0;
+
+ protected:
+  explicit CuttingPreTokenizer(CutKind kind = CutKind::other) : kind_(kind) {}
+
+ private:
+  CutKind kind_;
 };
 
 using PreTokenizerPtr = std::shared_ptr<const PreTokenizer>;

@@ -38,7 +38,8 @@ inline detail::Regex parse_pattern(const detail::Json& json) {
 class SplitPreTokenizer final : public CuttingPreTokenizer {
  public:
   explicit SplitPreTokenizer(const detail::Json& json)
-      : regex_(parse_pattern(json.at("pattern"))),
+      : CuttingPreTokenizer(CutKind::split),
+        regex_(parse_pattern(json.at("pattern"))),
         behavior_(parse_split_behavior(json.at("behavior"))),
         invert_(json.at("invert").boolean()) {}
 
@@ -46,11 +47,16 @@ class SplitPreTokenizer final : public CuttingPreTokenizer {
   SplitBehavior behavior() const noexcept { return behavior_; }
   bool invert() const noexcept { return invert_; }
 
+  /// Calls item(start, end, is_match) for each part of the partition
+  /// matches() returns, in order, without a vector.
+  template <class Item>
+  void for_each_item(std::string_view text, Item&& item) const {
+    regex_.for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { item(s, e, m != invert_); });
+  }
+
   std::vector<PatternMatch> matches(std::string_view text) const override {
-    std::vector<PatternMatch> found = regex_.find_matches(text);
-    if (invert_) {
-      for (PatternMatch& m : found) m.is_match = !m.is_match;
-    }
+    std::vector<PatternMatch> found;
+    for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { found.push_back({s, e, m}); });
     return found;
   }
   SplitBehavior cut_behavior() const override { return behavior_; }
