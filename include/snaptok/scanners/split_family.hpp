@@ -393,10 +393,24 @@ SNAPTOK_ALWAYS_INLINE std::size_t block_after_walk(std::size_t cur, std::size_t 
 // both answer. The matches tile the text. A sink with fn.add_starts(cur,
 // base, starts) takes a block's matches at once: the match in progress from
 // `cur`, then one from each start bit; it sets `cur` to the last start.
+// A text shorter than kWalkBelow bytes is walked whole: classifying a block
+// costs more than walking a few words (a Sequence that cuts text into words
+// before the scanner, as Falcon's Punctuation does, hands it texts of a few
+// bytes each).
+inline constexpr std::size_t kWalkBelow = 32;
+
 template <class BlockStarts, class MatchEnd, class Fn>
 SNAPTOK_HOT_CODE void scan_blocks(std::string_view s, BlockStarts&& block_starts, MatchEnd&& match_end, Fn&& fn) {
   const std::size_t n = s.size();
   std::size_t cur = 0;  // start of the match in progress
+  if (n < kWalkBelow) {
+    while (cur < n) {
+      const std::size_t e = match_end(cur);
+      fn(cur, e);
+      cur = e;
+    }
+    return;
+  }
   std::size_t base = 0;
   std::size_t origin = 0;  // blocks start a multiple of 64 bytes from here
   ForwardBlocks blocks(s);
