@@ -94,11 +94,11 @@ class Automaton {
         text,
         [&](std::size_t pos, std::size_t& start, std::size_t& end) {
           for (std::size_t s = pos;; s += detail::utf8_len(p[s])) {
-            if (start_skip_) {  // ASCII bytes that start no match, a vector at a time
-              s += simd::find_nonascii_or_in(text.data() + s, n - s, *start_skip_);
+            if (skip_ == Skip::kVector) {  // where no match starts, a vector at a time
+              s += simd::find_start(text.data() + s, n - s, starts_);
               if (s == n) return false;
-            } else if (skips_starts_) {  // ... or a byte at a time, without a DFA step
-              while (s < n && !starts_[p[s]]) ++s;
+            } else if (skip_ == Skip::kBytes) {  // ... or a byte at a time, without a DFA step
+              while (s < n && !(start_kind_[p[s]] == 1 || (start_kind_[p[s]] == 2 && (s + 1 == n || then_[p[s + 1]])))) ++s;
               if (s == n) return false;
             }
             const std::size_t e = match_end(p, s, n);
@@ -300,23 +300,43 @@ class Automaton {
     for (std::size_t st = 0; st < states.size(); ++st) {  // the ASCII columns by byte
       for (unsigned c = 0; c < 0x80; ++c) ascii_.push_back(table_[(st << shift_) | blocks_[c]]);
     }
-    // Where a match cannot start: when no match is empty, the search skips
-    // the ASCII bytes that start none: a vector at a time when those that do
-    // lie in a short range (a pattern of digits, of CJK, of newlines in
-    // prose), else a byte at a time (punctuation).
-    const std::uint32_t* from_start = &ascii_[std::size_t{start_} << 7];
-    unsigned lo = 0x80, hi = 0;
-    for (unsigned c = 0; c < 0x80; ++c) {
-      if (from_start[c] != 0) lo = std::min(lo, c), hi = std::max(hi, c);
-    }
+    // Where a match cannot start, when none is empty: the search skips the
+    // ASCII bytes that lead from the start to the dead state, and those that
+    // lead to a state that records no match on any symbol when the next byte
+    // is ASCII and leads nowhere from any such state (the ' ' of " ?\p{P}+"
+    // before a letter).
     const bool empty_matches = (table_[(std::size_t{start_} << shift_) | eof_] & kAccept) != 0;
-    if (!empty_matches && (lo > hi || hi - lo < 16)) {
-      start_skip_ = lo > hi ? simd::AsciiRange{} : simd::AsciiRange{static_cast<std::uint8_t>(lo),
-                                                                    static_cast<std::uint8_t>(hi - lo + 1)};
+    bool alone[128] = {}, prefix[128] = {}, then[128] = {};
+    std::size_t skipped = 0;
+    for (unsigned c = 0; c < 0x80; ++c) {
+      const std::uint32_t entry = ascii_[(std::size_t{start_} << 7) | c];
+      if (entry == 0) {
+        ++skipped;
+        continue;
+      }
+      const std::uint32_t first = entry & ~kAccept;
+      bool records = (entry & kAccept) != 0;  // an empty match before c
+      for (std::size_t symbol = 0; symbol <= eof_ && !records; ++symbol) {
+        records = (table_[(std::size_t{first} << shift_) | symbol] & kAccept) != 0;
+      }
+      (records ? alone : prefix)[c] = true;
+      if (records) continue;
+      for (unsigned d = 0; d < 0x80; ++d) then[d] = then[d] || ascii_[(std::size_t{first} << 7) | d] != 0;
     }
-    starts_.fill(1);  // non-ASCII bytes: decided by the DFA
-    for (unsigned c = 0; c < 0x80; ++c) starts_[c] = from_start[c] != 0;
-    skips_starts_ = !empty_matches && std::count(starts_.begin(), starts_.begin() + 0x80, 1) < 0x80;
+    // Few bytes that start one (digits, newlines, CJK): a vector search;
+    // else the next byte mostly starts one (prose for " ?\p{L}+"), and a
+    // byte loop costs less than a call.
+    starts_ = {simd::NibbleSet::ascii(alone), simd::NibbleSet::ascii(prefix), simd::NibbleSet::ascii(then)};
+    start_kind_.fill(1);  // non-ASCII bytes: decided by the DFA
+    then_.fill(1);
+    for (unsigned c = 0; c < 0x80; ++c) {
+      start_kind_[c] = alone[c] ? 1 : prefix[c] ? 2 : 0;
+      then_[c] = then[c];
+    }
+    const auto count = [](const bool (&set)[128]) { return std::count(set, set + 0x80, true); };
+    if (!empty_matches && (skipped > 0 || (count(prefix) > 0 && count(then) < 0x80))) {
+      skip_ = count(alone) + count(prefix) <= 16 ? Skip::kVector : Skip::kBytes;
+    }
     // The runs: per state, the ASCII bytes that lead back to it, all with a
     // match recorded or all without.
     stays_.assign(states.size() << 8, 0);
@@ -389,9 +409,15 @@ class Automaton {
   std::uint32_t eof_ = 0;              // the symbol of the end of the text: the number of classes
   unsigned shift_ = 0;                 // log2 of the symbols per state, a power of 2 >= eof_ + 1
   std::uint32_t start_ = 0;
-  std::optional<simd::AsciiRange> start_skip_;  // the ASCII bytes that may start a match, when few
-  std::array<std::uint8_t, 256> starts_{};       // 0: an ASCII byte no match starts at
-  bool skips_starts_ = false;                    // some ASCII byte starts no match, and none is empty
+  // Where a match may start, by its first byte or two, when that rules some
+  // ASCII text out and no match is empty (else skip_ is kNone): as a vector
+  // search's sets, and as tables by byte (start_kind_: 0 none, 1 a start,
+  // 2 a start when then_ holds the next byte).
+  enum class Skip : std::uint8_t { kNone, kVector, kBytes };
+  Skip skip_ = Skip::kNone;
+  simd::AsciiStarts starts_;
+  std::array<std::uint8_t, 256> start_kind_{};
+  std::array<std::uint8_t, 256> then_{};
 };
 
 }  // namespace snaptok::scanners
