@@ -7,6 +7,8 @@
 #include <snaptok/detail/json.hpp>
 #include <snaptok/models/bpe.hpp>
 #include <snaptok/pipeline.hpp>
+#include <snaptok/scanners/char_class.hpp>
+#include <snaptok/unicode/properties.hpp>
 
 #include <cstdint>
 #include <fstream>
@@ -165,10 +167,12 @@ TEST_CASE("byte-level BPE with ignore_merges: a chunk of a long piece is not tak
   }
 }
 
-TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, give the general path's ids") {
-  // GPT-2's vocabulary behind DeepSeek V3's pre-tokenizer: digit groups, CJK
-  // runs, then its word pattern, each Split on the gaps of the ones before.
-  // Tokens for runs of spaces make the cuts between spaces show in the ids.
+namespace {
+
+// GPT-2's vocabulary behind the pre-tokenizer `pre_tokenizer` (JSON), with
+// tokens for runs of two and four spaces, so that the cuts between spaces
+// show in the ids.
+snaptok::Pipeline gpt2_behind(const std::string& pre_tokenizer) {
   std::ifstream in(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json", std::ios::binary);
   std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto insert_after = [&](std::string_view key, std::string_view what) {
@@ -183,29 +187,19 @@ TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, giv
       R"("pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true})";
   const std::size_t at = json.find(old_pre);
   REQUIRE(at != std::string::npos);
-  auto split = [](std::string_view pattern) {
-    return R"({"type":"Split","pattern":{"Regex":)" + snaptok::detail::json_quote(pattern) +
-           R"(},"behavior":"Isolated","invert":false},)";
-  };
-  json.replace(at, old_pre.size(),
-               R"("pre_tokenizer":{"type":"Sequence","pretokenizers":[)" +
-                   split(snaptok::scanners::kDeepSeekDigitsPattern) + split(snaptok::scanners::kDeepSeekCjkPattern) +
-                   split(snaptok::scanners::kDeepSeekPattern) +
-                   R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})");
-  const snaptok::Pipeline tok = snaptok::Pipeline::from_json(json);
-  std::vector<std::string> texts = {
-      "In 2024, 12345 people  9 x\n\n  7\t8 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE 42\xE6\x96\x87 "
-      "\xC2\xB2\xC2\xB3\xD9\xA3 don't!x \xE3\x80\x82\xEF\xBC\x81 end   ",
-  };
+  json.replace(at, old_pre.size(), R"("pre_tokenizer":)" + pre_tokenizer);
+  return snaptok::Pipeline::from_json(json);
+}
+
+// Checks that the fused path gives the general path's ids on 400 random
+// texts made of `parts` (every other one of the first `ascii_parts` only).
+void check_fused_equals_general(const snaptok::Pipeline& tok, const std::vector<std::string>& parts,
+                                std::size_t ascii_parts, std::vector<std::string> texts) {
   std::uint32_t seed = 11;
-  const std::string parts[] = {"a",  "Word", " ",  "  ",  "\n", "\r\n", "1", "2024", "!", "!a", "'s", "\x01",
-                               "\xE6\x97\xA5", "\xE3\x81\x82", "\xE3\x80\x82", "\xC2\xB2", "\xC3\xA9",
-                               "\xF0\x9F\x98\x80"};
-  constexpr std::size_t kAsciiParts = 12;  // the first 12: all-ASCII blocks go through the block algebra
   for (int i = 0; i < 400; ++i) {
     std::string t;
     const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 300;
-    const std::size_t kinds = i % 2 == 0 ? kAsciiParts : std::size(parts);
+    const std::size_t kinds = i % 2 == 0 ? ascii_parts : parts.size();
     while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
     texts.push_back(t);
   }
@@ -214,6 +208,57 @@ TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, giv
     const std::vector<std::uint32_t> general = tok.encode_full(t, false).ids;
     CHECK(tok.encode(t, false) == general);
     CHECK(tok.encode(t, false) == general);  // warm
+  }
+}
+
+}  // namespace
+
+TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, give the general path's ids") {
+  // Digit groups, CJK runs, then its word pattern, each Split on the gaps of
+  // the ones before.
+  auto split = [](std::string_view pattern) {
+    return R"({"type":"Split","pattern":{"Regex":)" + snaptok::detail::json_quote(pattern) +
+           R"(},"behavior":"Isolated","invert":false},)";
+  };
+  const snaptok::Pipeline tok = gpt2_behind(
+      R"({"type":"Sequence","pretokenizers":[)" + split(snaptok::scanners::kDeepSeekDigitsPattern) +
+      split(snaptok::scanners::kDeepSeekCjkPattern) + split(snaptok::scanners::kDeepSeekPattern) +
+      R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})");
+  const std::vector<std::string> parts = {
+      "a", "Word", " ", "  ", "\n", "\r\n", "1", "2024", "!", "!a", "'s", "\x01",  // all-ASCII: the block algebra
+      "\xE6\x97\xA5", "\xE3\x81\x82", "\xE3\x80\x82", "\xC2\xB2", "\xC3\xA9", "\xF0\x9F\x98\x80"};
+  check_fused_equals_general(
+      tok, parts, 12,
+      {"In 2024, 12345 people  9 x\n\n  7\t8 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE 42\xE6\x96\x87 "
+       "\xC2\xB2\xC2\xB3\xD9\xA3 don't!x \xE3\x80\x82\xEF\xBC\x81 end   "});
+}
+
+TEST_CASE("Punctuation before ByteLevel's regex, run as one scan on the fused path, gives the general path's ids") {
+  // Falcon's first two stages: the whitespace before punctuation is one
+  // piece, contractions lose their apostrophe, symbols that are not
+  // punctuation stay with it in the regex's pieces. The fused scan rests on
+  // no punctuation char being \s, \p{L} or \p{N} in the regex's classes.
+  const snaptok::scanners::FlagTable& flags = snaptok::scanners::char_flags();
+  std::size_t overlapping = 0;
+  for (char32_t c = 0; c < 0x110000; ++c) {
+    const auto classes = snaptok::scanners::kFlagSpace | snaptok::scanners::kFlagL | snaptok::scanners::kFlagN;
+    overlapping += snaptok::unicode::is_punctuation(c) && (flags(c) & classes) != 0;
+  }
+  CHECK(overlapping == 0);
+  for (const char* behavior : {"Contiguous", "Isolated"}) {
+    INFO(behavior);
+    const snaptok::Pipeline tok = gpt2_behind(
+        std::string(R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":")") + behavior +
+        R"("},{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})");
+    const std::vector<std::string> parts = {
+        "a", "Word", " ", "  ", "\t", "\n", "1", "!", "?!", "(", ")", "'s", "'", "$", "+=", "don't",  // all-ASCII
+        "\xE3\x80\x80",                  // U+3000, a space
+        "\xE2\x80\x9C", "\xC2\xAB",    // a quotation mark, a guillemet (P)
+        "\xE2\x82\xAC", "\xC2\xA9",    // the euro and copyright signs (S)
+        "\xE3\x80\x82", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80"};
+    check_fused_equals_general(tok, parts, 16,
+                               {"a  (b", "a \t(b", "  .x", "x  ", ".  Hello", "it's", "a 's", "?'s", "\xE2\x82\xAC  (",
+                                "a\xE3\x80\x80 \xE2\x80\x9C", "(+ a", "x.'s"});
   }
 }
 

@@ -217,6 +217,8 @@ BUILT = {
                                                      byte_level(add_prefix_space=True)), "byte-level BPE"),
     "bl-punctuation-digits": (lambda: gpt2_with({"type": "Punctuation", "behavior": "Contiguous"}, DIGITS,
                                                 byte_level()), "byte-level BPE"),
+    "bl-punctuation-isolated": (lambda: gpt2_with({"type": "Punctuation", "behavior": "Isolated"}, byte_level()),
+                                "byte-level BPE"),
     "bl-whitespace-split": (lambda: gpt2_with({"type": "WhitespaceSplit"}, byte_level(use_regex=False)),
                             "byte-level BPE"),
     "bl-whitespace": (lambda: gpt2_with({"type": "Whitespace"}, byte_level(use_regex=False)),
@@ -309,7 +311,8 @@ PIECES = [" ", "  ", "   ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x01", "\
           "\u0600 ", "\u200d", "\u0903", "ﬁ", "Ａ", "é", "e\u0301", "中文", "😀", "👍🏽",
           "''", "``", "'", "\"", ".", ",", "!?", "-", "_", "##", "[CLS]", "</s>", "<s>",
           "<unk>", "Hello", "hello", "WORLD", "don't", "42", "supercalifragilistic",
-          " 2024", "3.14", "٣", "½", "²", "Ⅻ", "x1y2"]
+          " 2024", "3.14", "٣", "½", "²", "Ⅻ", "x1y2", "'s", "'ll", " (", "  (", "$", "€", "“", "«", "…",
+          "—", "、"]
 TEXT = hst.lists(
     hst.one_of(
         hst.sampled_from(PIECES),

@@ -23,13 +23,16 @@
 
 #include "snaptok/detail/byte_level_table.hpp"
 #include "snaptok/detail/inline.hpp"
+#include "snaptok/detail/utf8.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/pre_tokenizers/byte_level.hpp"
+#include "snaptok/pre_tokenizers/char_cut.hpp"
 #include "snaptok/pre_tokenizers/cuts.hpp"
 #include "snaptok/pre_tokenizers/sequence.hpp"
 #include "snaptok/pre_tokenizers/split.hpp"
 #include "snaptok/runtime/piece_batch.hpp"
 #include "snaptok/runtime/piece_cache.hpp"
+#include "snaptok/scanners/char_class.hpp"
 #include "snaptok/scanners/cut_points.hpp"
 #include "snaptok/scanners/deepseek.hpp"
 
@@ -85,6 +88,15 @@ class ByteLevelBpePath {
                                                          scanners::ScannerKind::kDeepSeekCjk,
                                                          scanners::ScannerKind::kDeepSeek};
     path->deepseek_chain_ = scanners_only && path->plain_byte_level_ && kinds == deepseek;
+    if (path->stages_.size() == 1 && byte_level->use_regex() && !byte_level->add_prefix_space() &&
+        path->stages_[0]->cut_kind() == CuttingPreTokenizer::CutKind::chars) {
+      const auto* chars = static_cast<const CharCutPreTokenizer*>(path->stages_[0]);
+      const SplitBehavior behavior = chars->cut_behavior();
+      if (chars->members() == CharCutPreTokenizer::Members::punctuation &&
+          (behavior == SplitBehavior::isolated || behavior == SplitBehavior::contiguous)) {
+        path->punctuation_first_ = chars;
+      }
+    }
     return path;
   }
 
@@ -114,6 +126,10 @@ class ByteLevelBpePath {
       IsolatedPieces<Pieces> sink{out, text};
       scanners::scan_deepseek_chain(text, sink);
       sink.finish();
+    } else if (punctuation_first_) {
+      PunctuationCuts cuts(out, *punctuation_first_);
+      for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, cuts);
+      cuts.finish();
     } else {
       run_split(0, text, out);
     }
@@ -277,6 +293,147 @@ class ByteLevelBpePath {
     }
   };
 
+  // Punctuation (Isolated or Contiguous) and then ByteLevel's GPT-2 regex,
+  // in one scan: the regex's pieces of the whole text, cut where a
+  // punctuation char (Isolated) or a run of them (Contiguous) begins and
+  // ends, are the regex's pieces of each part between, but for two things.
+  // Whitespace right before punctuation ends its part, and `\s+(?!\S)`
+  // takes all of it there; in the whole text it is two pieces (all but its
+  // last char, then that char alone or as the ' ' of " ?[^\s\p{L}\p{N}]+"),
+  // which are joined. And a contraction ('s, 'll, ...) loses its apostrophe
+  // to the punctuation: its letters start the next part, and \p{L}+ takes
+  // them with the letters after them, the next piece of the whole text.
+  // (No punctuation char is \s, \p{L} or \p{N}: a run of them lies within
+  // one piece of the regex, but for a contraction's apostrophe.) Falcon's
+  // pre-tokenizer.
+  class PunctuationCuts {
+   public:
+    PunctuationCuts(Pieces& out, const CharCutPreTokenizer& punctuation)
+        : out_(out), punctuation_(punctuation), isolated_(punctuation.cut_behavior() == SplitBehavior::isolated) {}
+
+    // Per byte: whether it is an ASCII \s char, an ASCII punctuation char,
+    // or not ASCII (the char it starts is looked up).
+    struct ByteKinds {
+      static constexpr std::uint8_t kSpace = 1, kPunctuation = 2, kNonAscii = 4;
+      std::uint8_t of[256];
+      explicit ByteKinds(const CharCutPreTokenizer& punctuation) {
+        for (unsigned b = 0; b < 256; ++b) {
+          of[b] = b >= 0x80 ? kNonAscii
+                            : static_cast<std::uint8_t>(
+                                  ((scanners::char_flags()(b) & scanners::kFlagSpace) ? kSpace : 0) |
+                                  (punctuation.is_member(b) ? kPunctuation : 0));
+        }
+      }
+    };
+
+    // Takes the regex's next piece.
+    void operator()(std::string_view piece) {
+      if (!letters_.empty()) {  // a contraction's letters, and letters after them
+        const bool joins = (flags_(first_char(piece)) & scanners::kFlagL) != 0;
+        out_.add(joins ? std::string_view(letters_.data(), letters_.size() + piece.size()) : letters_);
+        letters_ = {};
+        if (joins) return;
+      }
+      if (piece.size() > 1 && piece[0] == '\'' && (flags_(first_char(piece.substr(1))) & scanners::kFlagL)) {
+        give_held_as_one(piece.data());
+        out_.add(piece.substr(0, 1));
+        letters_ = piece.substr(1);
+        return;
+      }
+      if (held_ != 0) {
+        if (punctuation_.is_member(first_char(piece))) {
+          give_held_as_one(piece.data());
+          cut(piece);
+          return;
+        }
+        if (piece.size() > 1 && piece[0] == ' ' && punctuation_.is_member(first_char(piece.substr(1)))) {
+          give_held_as_one(piece.data() + 1);
+          cut(piece.substr(1));
+          return;
+        }
+      }
+      if (is_whitespace(piece)) {
+        if (held_ == kMaxHeld) give_held();
+        held_pieces_[held_++] = piece;
+        return;
+      }
+      give_held();
+      cut(piece);
+    }
+    void finish() {
+      give_held();
+      if (!letters_.empty()) out_.add(letters_);
+    }
+
+   private:
+    static constexpr std::size_t kMaxHeld = 2;  // \s+(?!\S), then \s+
+
+    // The table of the one punctuation set (Rust's is_ascii_punctuation on
+    // ASCII), built once.
+    static const ByteKinds& byte_kinds(const CharCutPreTokenizer& punctuation) {
+      static const ByteKinds kinds(punctuation);
+      return kinds;
+    }
+    static char32_t first_char(std::string_view piece) noexcept {
+      std::size_t i = 0;
+      return detail::next_cp(piece, i);
+    }
+    // A piece of \s+(?!\S) or \s+: its first char is \s, and so is its
+    // second (a ' ' before anything else prefixes a match of its own).
+    bool is_whitespace(std::string_view piece) const noexcept {
+      const std::uint8_t first = kinds_.of[static_cast<unsigned char>(piece[0])];
+      if (first == 0 || first == ByteKinds::kPunctuation) return false;
+      std::size_t i = 0;
+      if (!(flags_(detail::next_cp(piece, i)) & scanners::kFlagSpace)) return false;
+      return i == piece.size() || (flags_(detail::next_cp(piece, i)) & scanners::kFlagSpace) != 0;
+    }
+    void give_held() {
+      for (std::size_t k = 0; k < held_; ++k) out_.add(held_pieces_[k]);
+      held_ = 0;
+    }
+    // The held whitespace, up to `end`, as one piece.
+    void give_held_as_one(const char* end) {
+      if (held_ == 0) return;
+      const char* begin = held_pieces_[0].data();
+      out_.add(std::string_view(begin, static_cast<std::size_t>(end - begin)));
+      held_ = 0;
+    }
+    // Gives `piece` cut where punctuation begins and ends.
+    void cut(std::string_view piece) {
+      // Most pieces hold no punctuation: a byte loop finds that out.
+      const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
+      std::size_t plain = 0;
+      while (plain < piece.size() && kinds_.of[bytes[plain]] <= ByteKinds::kSpace) ++plain;
+      if (plain == piece.size()) {
+        out_.add(piece);
+        return;
+      }
+      std::size_t part = 0;  // where the part being read begins
+      bool in_punctuation = false;
+      for (std::size_t i = plain; i < piece.size();) {
+        const std::size_t at = i;
+        const std::uint8_t kind = kinds_.of[bytes[i]];
+        const bool member = kind != ByteKinds::kNonAscii ? (++i, kind >= ByteKinds::kPunctuation)
+                                                         : punctuation_.is_member(detail::next_cp(piece, i));
+        if (at != 0 && (member != in_punctuation || (member && isolated_))) {
+          out_.add(piece.substr(part, at - part));
+          part = at;
+        }
+        in_punctuation = member;
+      }
+      out_.add(piece.substr(part));
+    }
+
+    Pieces& out_;
+    const CharCutPreTokenizer& punctuation_;
+    const bool isolated_;
+    const ByteKinds& kinds_ = byte_kinds(punctuation_);
+    const scanners::FlagTable& flags_ = scanners::char_flags();
+    std::string_view held_pieces_[kMaxHeld];
+    std::size_t held_ = 0;
+    std::string_view letters_;  // of a contraction, not yet given
+  };
+
   // Gives the Isolated pieces of `regex` on `text` to `out` (see
   // IsolatedPieces): its scanner's matches, else Oniguruma's.
   template <class Out>
@@ -294,6 +451,8 @@ class ByteLevelBpePath {
   bool cut_points_exact_ = false;
   // The Splits are DeepSeek V3's three, run as one (scan_deepseek_chain).
   bool deepseek_chain_ = false;
+  // The one stage before ByteLevel's regex is Punctuation (PunctuationCuts).
+  const CharCutPreTokenizer* punctuation_first_ = nullptr;
   // The stages before ByteLevel, and each one's Split (nullptr for another
   // kind of cut).
   std::vector<const CuttingPreTokenizer*> stages_;

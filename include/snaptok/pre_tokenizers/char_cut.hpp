@@ -8,17 +8,39 @@
 //   DigitsPreTokenizer (individual_digits): "Call 123" -> "Call " "1" "2" "3"
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/pre_tokenizers/pre_tokenizer.hpp"
 #include "snaptok/simd/dispatch.hpp"
+#include "snaptok/unicode/properties.hpp"
 
 namespace snaptok {
 
 class CharCutPreTokenizer : public CuttingPreTokenizer {
  public:
+  /// The set a pre-tokenizer cuts at: Rust's char::is_numeric (Digits),
+  /// is_ascii_punctuation or Unicode P (Punctuation), char::is_whitespace
+  /// (WhitespaceSplit), or one char (CharDelimiterSplit).
+  enum class Members : std::uint8_t { numeric, punctuation, whitespace, delimiter };
+
+  Members members() const noexcept { return members_; }
+  /// The ASCII members (in `alone`), as find_start takes them.
+  const simd::AsciiStarts& ascii_members() const noexcept { return ascii_members_; }
+
+  /// Whether `c` is in the set.
+  bool is_member(char32_t c) const noexcept {
+    switch (members_) {
+      case Members::numeric: return unicode::is_numeric(c);
+      case Members::punctuation: return unicode::is_punctuation(c);
+      case Members::whitespace: return unicode::is_whitespace(c);
+      case Members::delimiter: return c == delimiter_;
+    }
+    return false;
+  }
+
   /// Calls item(start, end, is_match) for each part of `text`'s partition,
   /// in order: each member char alone, each run between them; an empty
   /// text gives one empty gap (what matches() returns, without a vector).
@@ -55,18 +77,15 @@ class CharCutPreTokenizer : public CuttingPreTokenizer {
   SplitBehavior cut_behavior() const final { return behavior_; }
 
  protected:
-  /// The set is the chars c with member(c); `delimiter` is the one char of
-  /// CharDelimiterSplit, where `member` is nullptr.
-  CharCutPreTokenizer(bool (*member)(char32_t), char32_t delimiter, SplitBehavior behavior)
-      : CuttingPreTokenizer(CutKind::chars), member_(member), delimiter_(delimiter), behavior_(behavior) {
+  /// `delimiter`: the one char of Members::delimiter.
+  CharCutPreTokenizer(Members members, SplitBehavior behavior, char32_t delimiter = 0)
+      : CuttingPreTokenizer(CutKind::chars), members_(members), delimiter_(delimiter), behavior_(behavior) {
     bool ascii[128] = {};
     for (char32_t c = 0; c < 128; ++c) ascii[c] = is_member(c);
     ascii_members_.alone = simd::NibbleSet::ascii(ascii);
   }
 
-  bool is_member(char32_t c) const noexcept { return member_ ? member_(c) : c == delimiter_; }
-
-  bool (*member_)(char32_t);
+  Members members_;
   char32_t delimiter_;
   SplitBehavior behavior_;
   simd::AsciiStarts ascii_members_;  // the ASCII members, alone

@@ -12,7 +12,7 @@ namespace snaptok {
 class CharDelimiterSplitPreTokenizer final : public CharCutPreTokenizer {
  public:
   explicit CharDelimiterSplitPreTokenizer(const detail::Json& json)
-      : CharCutPreTokenizer(nullptr, single_char(json.at("delimiter")), SplitBehavior::removed) {}
+      : CharCutPreTokenizer(Members::delimiter, SplitBehavior::removed, single_char(json.at("delimiter"))) {}
 
   char32_t delimiter() const noexcept { return delimiter_; }
 };

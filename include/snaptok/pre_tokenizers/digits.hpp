@@ -6,7 +6,6 @@
 #pragma once
 
 #include "snaptok/pre_tokenizers/char_cut.hpp"
-#include "snaptok/unicode/properties.hpp"
 
 namespace snaptok {
 
@@ -18,8 +17,7 @@ class DigitsPreTokenizer final : public CharCutPreTokenizer {
 
  private:
   explicit DigitsPreTokenizer(bool individual)
-      : CharCutPreTokenizer([](char32_t c) { return unicode::is_numeric(c); }, 0,
-                            individual ? SplitBehavior::isolated : SplitBehavior::contiguous) {}
+      : CharCutPreTokenizer(Members::numeric, individual ? SplitBehavior::isolated : SplitBehavior::contiguous) {}
 };
 
 }  // namespace snaptok

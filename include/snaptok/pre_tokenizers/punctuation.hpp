@@ -6,14 +6,13 @@
 
 #include "snaptok/pre_tokenizers/char_cut.hpp"
 #include "snaptok/pre_tokenizers/char_pattern.hpp"
-#include "snaptok/unicode/properties.hpp"
 
 namespace snaptok {
 
 class PunctuationPreTokenizer final : public CharCutPreTokenizer {
  public:
   explicit PunctuationPreTokenizer(const detail::Json& json)
-      : CharCutPreTokenizer([](char32_t c) { return unicode::is_punctuation(c); }, 0, behavior_of(json)) {}
+      : CharCutPreTokenizer(Members::punctuation, behavior_of(json)) {}
 
   SplitBehavior behavior() const noexcept { return behavior_; }
 

@@ -5,14 +5,13 @@
 #pragma once
 
 #include "snaptok/pre_tokenizers/char_cut.hpp"
-#include "snaptok/unicode/properties.hpp"
 
 namespace snaptok {
 
 class WhitespaceSplitPreTokenizer final : public CharCutPreTokenizer {
  public:
   explicit WhitespaceSplitPreTokenizer(const detail::Json&)
-      : CharCutPreTokenizer([](char32_t c) { return unicode::is_whitespace(c); }, 0, SplitBehavior::removed) {}
+      : CharCutPreTokenizer(Members::whitespace, SplitBehavior::removed) {}
 };
 
 }  // namespace snaptok
