@@ -27,8 +27,6 @@ class CharCutPreTokenizer : public CuttingPreTokenizer {
   enum class Members : std::uint8_t { numeric, punctuation, whitespace, delimiter };
 
   Members members() const noexcept { return members_; }
-  /// The ASCII members (in `alone`), as find_start takes them.
-  const simd::AsciiStarts& ascii_members() const noexcept { return ascii_members_; }
 
   /// Whether `c` is in the set.
   bool is_member(char32_t c) const noexcept {
