@@ -48,6 +48,15 @@ struct PatternMatch {
 inline void split_ranges(const std::vector<PatternMatch>& matches, SplitBehavior behavior,
                          std::vector<Offsets>& out);
 
+/// Returns the partition that for_each_item(item) streams, item(start, end,
+/// is_match) per part, as a vector (a pattern's matches()).
+template <class ForEachItem>
+std::vector<PatternMatch> collect_partition(ForEachItem&& for_each_item) {
+  std::vector<PatternMatch> out;
+  for_each_item([&out](std::size_t start, std::size_t end, bool is_match) { out.push_back({start, end, is_match}); });
+  return out;
+}
+
 class NormalizedString {
  public:
   struct Alignment {

@@ -142,9 +142,7 @@ class Regex {
 
   /// Returns the partition for_each_item gives.
   std::vector<PatternMatch> find_matches(std::string_view text) const {
-    std::vector<PatternMatch> out;
-    for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { out.push_back({s, e, m}); });
-    return out;
+    return collect_partition([&](auto&& item) { for_each_item(text, item); });
   }
 
  private:

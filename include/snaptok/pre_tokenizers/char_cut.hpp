@@ -68,9 +68,7 @@ class CharCutPreTokenizer : public CuttingPreTokenizer {
   }
 
   std::vector<PatternMatch> matches(std::string_view text) const final {
-    std::vector<PatternMatch> out;
-    for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { out.push_back({s, e, m}); });
-    return out;
+    return collect_partition([&](auto&& item) { for_each_item(text, item); });
   }
   SplitBehavior cut_behavior() const final { return behavior_; }
 

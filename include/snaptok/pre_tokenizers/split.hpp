@@ -55,9 +55,7 @@ class SplitPreTokenizer final : public CuttingPreTokenizer {
   }
 
   std::vector<PatternMatch> matches(std::string_view text) const override {
-    std::vector<PatternMatch> found;
-    for_each_item(text, [&](std::size_t s, std::size_t e, bool m) { found.push_back({s, e, m}); });
-    return found;
+    return collect_partition([&](auto&& item) { for_each_item(text, item); });
   }
   SplitBehavior cut_behavior() const override { return behavior_; }
 
