@@ -64,7 +64,9 @@ fuzz_one() {
     st_loader) extra=(-max_len=1048576) ;;
   esac
   # The corpus grows in place; -artifact_prefix keeps crash inputs apart.
-  SNAPTOK_FUZZ_TARGET=$target "$work/snaptok_fuzz" -max_total_time="$seconds" -timeout=10 \
+  # -timeout flags a hang: CI runs two targets beside two pytest workers on
+  # two cores, so a unit takes up to 4x its time on an idle machine.
+  SNAPTOK_FUZZ_TARGET=$target "$work/snaptok_fuzz" -max_total_time="$seconds" -timeout=25 \
     -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$work/crashes/$target-" \
     "${extra[@]}" ${FUZZ_ARGS:-} "$work/corpus/$target" >"$work/$target.log" 2>&1
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -188,7 +189,7 @@ struct Inst {
 // outside the accepted subset.
 class Nfa {
  public:
-  static constexpr std::size_t kMaxInsts = 8192;
+  static constexpr std::size_t kMaxInsts = 2048;
 
   explicit Nfa(const pattern::Node& root) {
     emit(root);
@@ -215,11 +216,18 @@ class Nfa {
     return static_cast<int>(sets.size()) - 1;
   }
 
+  // The set index of `atom`, or nullopt outside the accepted subset; an
+  // atom's set is built once however often a repeat emits it.
   std::optional<int> set_of(const pattern::Node& atom) {
-    std::optional<CodeSet> s = atom_set(atom);
-    if (!s) return std::nullopt;
-    return add_set(std::move(*s));
+    const auto [it, fresh] = atom_sets_.try_emplace({atom.text, atom.fold}, -1);
+    if (fresh) {
+      if (std::optional<CodeSet> s = atom_set(atom)) it->second = add_set(std::move(*s));
+    }
+    if (it->second < 0) return std::nullopt;
+    return it->second;
   }
+
+  std::map<std::pair<std::string, bool>, int> atom_sets_;  // set_of's: -1 for a refused atom
 
   static bool nullable(const pattern::Node& n) {
     using K = pattern::Node::Kind;
@@ -239,7 +247,7 @@ class Nfa {
   // A repeat that never gives back what it took: exactly min(run, max)
   // chars of the set, where run is the length of the run of its chars.
   void emit_possessive(int set, int min, int max) {
-    for (int k = 0; k < min; ++k) emit_char(set);
+    for (int k = 0; k < min && ok; ++k) emit_char(set);
     const auto guard = [&](int to) { return Inst{Inst::Op::kAssert, set, true, true, to}; };
     if (max < 0) {
       const int loop = push({Inst::Op::kSplit});
@@ -250,7 +258,7 @@ class Nfa {
       return;
     }
     std::vector<int> splits;
-    for (int k = min; k < max; ++k) {
+    for (int k = min; k < max && ok; ++k) {
       splits.push_back(push({Inst::Op::kSplit}));
       prog[splits.back()].x = here();
       emit_char(set);
