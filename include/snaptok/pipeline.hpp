@@ -34,6 +34,7 @@
 #include "snaptok/error.hpp"
 #include "snaptok/fast_paths/byte_level_bpe.hpp"
 #include "snaptok/fast_paths/segment_paths.hpp"
+#include "snaptok/general_stages.hpp"
 #include "snaptok/models/factory.hpp"
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
@@ -172,7 +173,7 @@ class Pipeline {
   }
   Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
                        bool add_special_tokens) const {
-    return encode_full_impl(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
+    return general().encode(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
   }
 
   // The stages one at a time (HF's component objects: tokenizer.normalizer,
@@ -200,14 +201,12 @@ class Pipeline {
     detail::require_utf8(text, "text");
     PreTokenizedString pts(text, /*track_offsets=*/true);
     if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-    std::vector<std::size_t> chars_before(text.size() + 1, 0);  // chars that start before each byte
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      chars_before[i + 1] = chars_before[i] + detail::is_char_boundary(text, i);
-    }
+    // (A split's bounds lie on char boundaries of `text`.)
+    const std::vector<std::uint32_t> char_of = detail::char_index_of_bytes(text);
     std::vector<std::pair<std::string, Offsets>> out;
     for (const Split& s : pts.splits()) {
       const Offsets bytes = s.normalized.offsets_original();
-      out.emplace_back(s.normalized.get(), Offsets{chars_before[bytes.start], chars_before[bytes.end]});
+      out.emplace_back(s.normalized.get(), Offsets{char_of[bytes.start], char_of[bytes.end]});
     }
     return out;
   }
@@ -234,7 +233,7 @@ class Pipeline {
   /// post_process): truncation, the post-processor (when
   /// `add_special_tokens`), padding, under the current settings.
   Encoding post_process(Encoding encoding, std::optional<Encoding> pair, bool add_special_tokens) const {
-    return post_process(*settings_.load(), std::move(encoding), std::move(pair), add_special_tokens);
+    return general().post_process(*settings_.load(), std::move(encoding), std::move(pair), add_special_tokens);
   }
 
   /// Returns the full Encoding of pre-tokenized input (HF is_pretokenized):
@@ -243,7 +242,7 @@ class Pipeline {
   Encoding encode_words(std::span<const std::string_view> words,
                         std::optional<std::span<const std::string_view>> pair,
                         bool add_special_tokens) const {
-    return encode_words_impl(*settings_.load(), words, pair, add_special_tokens);
+    return general().encode_words(*settings_.load(), words, pair, add_special_tokens);
   }
 
   /// One pre-tokenized input of encode_batch_words: words, and maybe a pair.
@@ -261,7 +260,7 @@ class Pipeline {
     std::vector<Encoding> out;
     out.reserve(inputs.size());
     for (const WordsInput& in : inputs) {
-      out.push_back(encode_words_impl(*settings, in.words, in.pair, add_special_tokens, fast ? 0 : 1));
+      out.push_back(general().encode_words(*settings, in.words, in.pair, add_special_tokens, fast ? 0 : 1));
       if (fast) out.back().drop_alignments();
     }
     if (settings->padding) pad_encodings(out, *settings->padding);
@@ -375,7 +374,7 @@ class Pipeline {
     runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         try {
-          out[i] = encode_full_impl(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
+          out[i] = general().encode(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
                                     add_special_tokens, /*ids_only=*/false, /*pair_type_id=*/fast ? 0 : 1);
           if (fast) out[i].drop_alignments();
         } catch (const detail::InvalidUtf8& e) {
@@ -633,7 +632,7 @@ class Pipeline {
                   bool utf8_checked = false) const {
     if (!utf8_checked) detail::require_utf8(text, "input text");
     if (settings.truncation || settings.padding) {
-      const Encoding enc = encode_full_impl(settings, text, std::nullopt, add_special_tokens,
+      const Encoding enc = general().encode(settings, text, std::nullopt, add_special_tokens,
                                             /*ids_only=*/true);
       ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
       return;
@@ -772,12 +771,6 @@ class Pipeline {
                           });
   }
 
-  // Added-token split + normalization, then pre-tokenization.
-  void run_stages(const EncodeSettings& settings, PreTokenizedString& pts) const {
-    settings.added_tokens->extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
-    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-  }
-
   // Ids of every text, padded together when padding is set.
   std::vector<std::vector<std::uint32_t>> encode_rows(const EncodeSettings& settings,
                                                       std::span<const std::string_view> texts,
@@ -808,179 +801,10 @@ class Pipeline {
     return rows;
   }
 
-  // HF encode_char_offsets + post_process. `ids_only`: only the ids of the
-  // result will be read, so the model may stop early once truncation is sure
-  // to cut (the pinned HF wheel tokenizes everything: its overflowing parts
-  // cover the whole input).
-  // `pair_type_id`: the type id of the pair's tokens before post-processing.
-  Encoding encode_full_impl(const EncodeSettings& settings, std::string_view text,
-                            std::optional<std::string_view> pair, bool add_special_tokens,
-                            bool ids_only, std::uint32_t pair_type_id = 1) const {
-    detail::require_utf8(text, "input text");
-    if (pair) detail::require_utf8(*pair, "input pair text");
-    // With max_length below the special tokens nothing is cut (see post_process).
-    const std::optional<TruncationParams>& truncation = settings.truncation;
-    const bool early_exit =
-        ids_only && !pair && truncation &&
-        !(add_special_tokens && post_processor_ &&
-          post_processor_->added_tokens(false) > truncation->max_length);
-    Encoding enc = encode_sequence(settings, text, 0, early_exit);
-    std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(settings, *pair, pair_type_id, false);
-    return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
-  }
-
-  // encode_words under `settings`: HF encode_single_sequence for
-  // pre-tokenized input, each word alone, merged without growing offsets.
-  Encoding encode_words_impl(const EncodeSettings& settings, std::span<const std::string_view> words,
-                             std::optional<std::span<const std::string_view>> pair,
-                             bool add_special_tokens, std::uint32_t pair_type_id = 1) const {
-    auto sequence = [&](std::span<const std::string_view> seq, std::uint32_t type_id, const char* what) {
-      Encoding out;
-      for (std::size_t i = 0; i < seq.size(); ++i) {
-        detail::require_utf8(seq[i], what);
-        Encoding word = encode_sequence(settings, seq[i], type_id, false);
-        for (auto& w : word.word_ids) w = static_cast<std::uint32_t>(i);
-        merge_encodings(out, std::move(word), /*growing_offsets=*/false);
-      }
-      return out;
-    };
-    std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = sequence(*pair, pair_type_id, "input pair word");
-    return post_process(settings, sequence(words, 0, "input word"), std::move(pair_enc), add_special_tokens);
-  }
-
-  // HF encode_single_sequence for a raw (not pre-tokenized) input, with
-  // char offsets; `early_exit` allows stopping the model at max_length tokens.
-  Encoding encode_sequence(const EncodeSettings& settings, std::string_view text,
-                           std::uint32_t type_id, bool early_exit) const {
-    PreTokenizedString pts(text, /*track_offsets=*/true);
-    run_stages(settings, pts);
-    std::optional<std::size_t> limit;
-    bool from_left = false;
-    const std::optional<TruncationParams>& truncation = settings.truncation;
-    if (early_exit && truncation &&
-        (truncation->strategy != TruncationStrategy::only_second || type_id != 0)) {
-      limit = truncation->max_length;
-      from_left = truncation->direction == TruncationDirection::left;
-    }
-    tokenize_splits(pts, limit, from_left);
-    return into_encoding(pts, type_id);
-  }
-
-  // Runs the model over untokenized splits; with a limit, stops once that
-  // many tokens exist on the kept side and drops the splits beyond
-  // (HF tokenize_with_limit).
-  void tokenize_splits(PreTokenizedString& pts, std::optional<std::size_t> limit,
-                       bool from_left) const {
-    auto& splits = pts.splits();
-    auto tokenize = [&](Split& s) {
-      if (!s.tokenized) {
-        model_->tokenize(s.normalized.get(), s.tokens);
-        s.tokenized = true;
-      }
-      return s.tokens.size();
-    };
-    if (!limit) {
-      for (Split& s : splits) tokenize(s);
-      return;
-    }
-    std::size_t total = 0;
-    if (from_left) {
-      std::size_t first = splits.size();
-      for (std::size_t i = splits.size(); i-- > 0;) {
-        const bool was_tokenized = splits[i].tokenized;
-        total += tokenize(splits[i]);
-        first = i;
-        if (!was_tokenized && total >= *limit) break;
-      }
-      splits.erase(splits.begin(), splits.begin() + static_cast<std::ptrdiff_t>(first));
-    } else {
-      std::size_t last = 0;
-      for (std::size_t i = 0; i < splits.size(); ++i) {
-        const bool was_tokenized = splits[i].tokenized;
-        total += tokenize(splits[i]);
-        last = i + 1;
-        if (!was_tokenized && total >= *limit) break;
-      }
-      splits.resize(last);
-    }
-  }
-
-  // HF PreTokenizedString::into_encoding with char offsets.
-  Encoding into_encoding(const PreTokenizedString& pts, std::uint32_t type_id) const {
-    Encoding enc;
-    const std::string_view original = pts.original();
-    // char index of every byte of the original, plus one past the end
-    std::vector<std::uint32_t> char_of(original.size() + 1);
-    std::uint32_t chars = 0;
-    for (std::size_t i = 0; i < original.size(); ++i) {
-      if (detail::is_char_boundary(original, i) && i > 0) ++chars;
-      char_of[i] = chars;
-    }
-    char_of[original.size()] = original.empty() ? 0 : chars + 1;
-    auto to_chars = [&](Offsets o) -> Offsets {
-      if (o.start >= original.size()) return o;  // not in HF's map: kept as bytes
-      const std::size_t start = char_of[o.start];
-      if (o.end < original.size()) return {start, char_of[o.end]};
-      if (o.end == original.size()) return {start, char_of[o.end - 1] + 1};
-      // Ends past the text (byte-fallback tokens of a prefixed word count
-      // the prefix): HF finds no char for the end, and gives start + 2.
-      return {start, start + 2};
-    };
-    const auto& splits = pts.splits();
-    for (std::size_t idx = 0; idx < splits.size(); ++idx) {
-      const Split& s = splits[idx];
-      const NormalizedString& ns = s.normalized;
-      const std::size_t shift = ns.offsets_original().start;
-      for (const RawToken& t : s.tokens) {
-        Offsets off{t.start, t.end};
-        if (auto r = ns.normalized_to_original(t.start, t.end)) {
-          off = {shift + r->start, shift + r->end};
-        }
-        std::string value;
-        if (t.text_value) {
-          value = ns.get().substr(t.start, t.end - t.start);
-        } else if (auto v = model_->id_to_token(t.id)) {
-          value = *v;
-        }
-        enc.push(t.id, std::move(value), to_chars(off), static_cast<std::uint32_t>(idx),
-                 type_id, 0);
-      }
-    }
-    return enc;
-  }
-
-  // HF TokenizerImpl::post_process: truncate, post-process, pad.
-  Encoding post_process(const EncodeSettings& settings, Encoding enc, std::optional<Encoding> pair,
-                        bool add_special_tokens) const {
-    if (settings.truncation) {
-      TruncationParams params = *settings.truncation;
-      const std::size_t n_added =
-          post_processor_ ? post_processor_->added_tokens(pair.has_value()) : 0;
-      bool cut = true;
-      if (add_special_tokens && n_added > 0) {
-        // HF computes max_length - n_added in usize: below n_added it wraps
-        // to a huge length, so nothing is cut.
-        if (params.max_length < n_added) {
-          cut = false;
-        } else {
-          params.max_length -= n_added;
-        }
-      }
-      if (cut) truncate_encodings(enc, pair, params);
-    }
-    Encoding out = post_processor_
-                       ? run_post_processor(*post_processor_, std::move(enc), std::move(pair),
-                                            add_special_tokens)
-                       : default_post_process(std::move(enc), std::move(pair));
-    if (settings.padding) {
-      std::vector<Encoding> one;
-      one.push_back(std::move(out));
-      pad_encodings(one, *settings.padding);
-      out = std::move(one.front());
-    }
-    return out;
+  // The general stages with offsets (general_stages.hpp), over this
+  // tokenizer's stages.
+  GeneralStages general() const noexcept {
+    return {normalizer_.get(), pre_tokenizer_.get(), *model_, post_processor_.get()};
   }
 
   st::PipelineJson pipeline_json_;  // what a .st pipeline section holds

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <simdjson.h>
 
@@ -86,6 +87,20 @@ inline std::size_t count_cps(std::string_view s) noexcept {
 // Returns true when s[i] is the first byte of a code point (or i == size).
 inline bool is_char_boundary(std::string_view s, std::size_t i) noexcept {
   return i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+}
+
+// Returns the index of the char each byte of valid UTF-8 `s` belongs to,
+// then one entry past the end: the number of chars (byte offsets to char
+// offsets, as HF's Encoding and pre_tokenize_str give them).
+inline std::vector<std::uint32_t> char_index_of_bytes(std::string_view s) {
+  std::vector<std::uint32_t> index(s.size() + 1);
+  std::uint32_t chars = 0;  // chars begun so far
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    chars += is_char_boundary(s, i);
+    index[i] = chars - 1;
+  }
+  index[s.size()] = chars;
+  return index;
 }
 
 // Returns the end of the run of ASCII bytes of `s` from i: the first j >= i
