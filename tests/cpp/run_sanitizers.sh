@@ -16,7 +16,11 @@ work=${1:-$root/build/sanitizers}
 cxx=${CXX:-g++}
 mkdir -p "$work"
 
-sources=("$here/main.cpp" "$here/test_parallel.cpp" "$here/test_runtime.cpp")
+# The two test files as one translation unit (each compiles the whole engine:
+# built apart, the sanitizer builds took twice as long; see
+# tests/cpp/CMakeLists.txt's unity groups).
+printf '#include "%s"\n' "$here/test_parallel.cpp" "$here/test_runtime.cpp" >"$work/concurrency_tests.cpp"
+sources=("$here/main.cpp" "$work/concurrency_tests.cpp")
 common=(-std=c++20 -O1 -g -fno-omit-frame-pointer -I"$root/include"
         -DSNAPTOK_TEST_DATA_DIR="\"$root/tests/data\""
         -DSNAPTOK_SHARED_DATA_DIR="\"$root/../shared/data\"")

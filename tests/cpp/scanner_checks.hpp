@@ -9,6 +9,7 @@
 #include <snaptok/scanners/cut_points.hpp>
 #include <snaptok/simd/dispatch.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -175,8 +176,32 @@ inline const std::vector<NamedPattern>& family_patterns() {
 // Every pattern a scanner reproduces, GPT-2's included.
 inline std::vector<NamedPattern> all_patterns() {
   std::vector<NamedPattern> all = {{"gpt2", snaptok::scanners::kGpt2Pattern}};
-  all.insert(all.end(), family_patterns().begin(), family_patterns().end());
+  for (const NamedPattern& p : family_patterns()) all.push_back(p);
   return all;
+}
+
+// Under qemu (tests/arm/run_qemu.sh sets SNAPTOK_TEST_EMULATED) the long
+// differential checks run a tenth of their random texts and the first
+// 256 KiB of each real text: emulated Oniguruma made them the step's half
+// hour. The native runs check the scanners' logic on everything; the
+// emulated runs the same cases through the target's kernels, which
+// test_simd.cpp checks against their scalar references on every target.
+inline bool emulated() {
+  static const bool on = std::getenv("SNAPTOK_TEST_EMULATED") != nullptr;
+  return on;
+}
+inline int scaled(int n) { return emulated() ? std::max(1, n / 10) : n; }
+
+// Returns the text of real text file `path` (all of it, or under emulation
+// its first 256 KiB, cut at a char boundary).
+inline std::string real_text(const std::filesystem::path& path) {
+  std::string text = read_file(path);
+  if (emulated() && text.size() > (256 << 10)) {
+    std::size_t end = 256 << 10;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    text.resize(end);
+  }
+  return text;
 }
 
 // Returns the real text files to compare on: the bundled sample, the test

@@ -12,6 +12,8 @@
 
 #include "snaptok/detail/aho_corasick.hpp"
 
+namespace aho_corasick_tests {
+
 namespace {
 
 using snaptok::detail::AhoCorasick;
@@ -270,3 +272,5 @@ TEST_CASE("aho_corasick: long runs of a shared prefix") {
   }
   CHECK(matches == 1000);
 }
+
+}  // namespace aho_corasick_tests

@@ -15,17 +15,12 @@
 
 #include "scanner_checks.hpp"
 
+namespace automaton_tests {
+
 using namespace scanner_test;
 namespace sc = snaptok::scanners;
 
 namespace {
-
-// Under qemu (tests/arm/run_qemu.sh) the differential checks run a tenth of
-// their texts and patterns: the automaton is portable C++ but for its one
-// SIMD skip, which test_simd.cpp checks on every target; emulated
-// Oniguruma made the full checks minutes long.
-const bool kEmulated = std::getenv("SNAPTOK_TEST_EMULATED") != nullptr;
-int scaled(int n) { return kEmulated ? n / 10 : n; }
 
 Matches automaton_matches(const sc::Automaton& a, std::string_view text) {
   Matches out;
@@ -103,7 +98,7 @@ TEST_CASE("the automaton compiles real Split patterns off the registry and match
       "[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s+(?!\\S)|\\s+",
       "\\s+(?!\\S)|\\s+", "\\S+", ".", "\\p{N}", "[\\p{L}\\p{M}]+", "(?i:K)+", "x\\z|\\p{L}+", "\\n$|[a-z]"};
   const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
-  const std::string every = kEmulated ? std::string() : every_code_point_text();
+  const std::string every = emulated() ? std::string() : every_code_point_text();
   for (std::size_t k = 0; k < patterns.size(); ++k) {
     const std::string& p = patterns[k];
     const std::shared_ptr<const sc::Automaton> a = sc::Automaton::compile(p);
@@ -111,7 +106,7 @@ TEST_CASE("the automaton compiles real Split patterns off the registry and match
     const snaptok::detail::Regex onig(p, "test", /*use_scanner=*/false);
     check_automaton(*a, onig, sample, p + " sample");
     // Every code point (12 MB) for the patterns with the most classes.
-    if (!kEmulated && (k == 0 || k == 3 || k == 7 || k == 8)) check_automaton(*a, onig, every, p + " every code point");
+    if (!emulated() && (k == 0 || k == 3 || k == 7 || k == 8)) check_automaton(*a, onig, every, p + " every code point");
     std::mt19937 rng(7);
     for (int i = 0; i < scaled(2000); ++i) check_automaton(*a, onig, automaton_text(rng, 1 + i % 200), p + " #" + std::to_string(i));
     // A Regex on such a pattern runs on its automaton.
@@ -189,7 +184,7 @@ TEST_CASE("the automaton runs pathological text in linear time") {
   // 1 MB without a space, and 1 MB of spaces before one letter: each pattern
   // reads each byte a bounded number of times (no timing is asserted; a
   // quadratic scan of 1 MB would take minutes).
-  const std::size_t size = kEmulated ? 1 << 16 : 1 << 20;
+  const std::size_t size = emulated() ? 1 << 16 : 1 << 20;
   const std::string letters(size, 'a');
   const std::string spaces = std::string(size, ' ') + "x";
   for (const char* p : {" ?[^(\\s|[.,!?])]+", "\\s+(?!\\S)|\\s+", "[0-9][0-9][0-9]", "a{1,3}b?|\\s"}) {
@@ -200,3 +195,5 @@ TEST_CASE("the automaton runs pathological text in linear time") {
     check_automaton(*a, onig, spaces, std::string(p) + " spaces");
   }
 }
+
+}  // namespace automaton_tests

@@ -20,6 +20,8 @@
 
 #include "gpt2_ranks.hpp"
 
+namespace bpe_merges_tests {
+
 namespace {
 
 using snaptok::BpeModel;
@@ -113,3 +115,5 @@ TEST_CASE("BPE: merge_raw on the stack, on the heap and in chunks gives the refe
     CHECK(ids == ranked->merge_raw_reference(" unbelievable"));
   }
 }
+
+}  // namespace bpe_merges_tests

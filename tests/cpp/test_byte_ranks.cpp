@@ -18,6 +18,8 @@
 
 #include "gpt2_ranks.hpp"
 
+namespace byte_ranks_tests {
+
 namespace {
 
 using Ranks = std::vector<std::pair<std::string, std::uint32_t>>;
@@ -111,3 +113,5 @@ TEST_CASE("byte ranks: bad tables are refused, naming the token") {
   empty.emplace_back("", 300);
   CHECK(error_of("x", empty) == "byte ranks: token of rank 300 is empty");
 }
+
+}  // namespace byte_ranks_tests

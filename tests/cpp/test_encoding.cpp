@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace encoding_tests {
+
 namespace {
 
 snaptok::Pipeline gpt2() { return snaptok::Pipeline::from_file(SNAPTOK_TEST_DATA_DIR "/gpt2/tokenizer.json"); }
@@ -60,3 +62,5 @@ TEST_CASE("encode_words encodes each word alone, with its index as the word id")
   CHECK(e.word_ids == std::vector<std::optional<std::uint32_t>>{0u, 1u});
   CHECK(e.offsets == std::vector<snaptok::Offsets>{{0, 5}, {0, 5}});
 }
+
+}  // namespace encoding_tests

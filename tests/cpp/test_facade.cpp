@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+namespace facade_tests {
 namespace {
 
 thread_local bool counting = false;
@@ -59,11 +60,12 @@ snaptok::Tokenizer gpt2() {
 }
 
 }  // namespace
+}  // namespace facade_tests
 
-void* operator new(std::size_t n) { return counted_alloc(n); }
-void* operator new[](std::size_t n) { return counted_alloc(n); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
+void* operator new(std::size_t n) { return facade_tests::counted_alloc(n); }
+void* operator new[](std::size_t n) { return facade_tests::counted_alloc(n); }
+void* operator new(std::size_t n, std::align_val_t a) { return facade_tests::counted_aligned_alloc(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return facade_tests::counted_aligned_alloc(n, a); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
@@ -72,6 +74,8 @@ void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace facade_tests {
 
 TEST_CASE("facade: the same ids, Encodings and decode as the engine") {
   const snaptok::Tokenizer tok = gpt2();
@@ -258,3 +262,5 @@ TEST_CASE("facade: errors name the batch item, the directory, the padding length
   CHECK_THROWS_WITH_AS(padded.encode("a"), doctest::Contains("padding: cannot pad to 1099511627776 tokens"),
                        snaptok::Error);
 }
+
+}  // namespace facade_tests

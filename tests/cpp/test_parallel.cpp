@@ -10,6 +10,7 @@
 #include <snaptok/detail/utf8.hpp>
 #include <snaptok/document_encoder.hpp>
 #include <snaptok/scanners/cut_points.hpp>
+#include <snaptok/runtime/batch.hpp>
 #include <snaptok/runtime/thread_pool.hpp>
 #include <snaptok/pipeline.hpp>
 
@@ -30,6 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
+
+namespace parallel_tests {
 
 namespace {
 
@@ -541,12 +544,13 @@ TEST_CASE("code points: cut points are where the UTF-8's are") {
 }
 
 TEST_CASE("documents: texts held as code points give the ids of their UTF-8") {
-  // Latin-1, UCS-2 and UTF-32 (with a char above U+FFFF), long enough to
-  // be cut into parts, between short UTF-8 texts.
+  // Latin-1, UCS-2 and UTF-32 (with a char above U+FFFF), each cut into
+  // four parts or more (runtime::kPartBytes), between short UTF-8 texts.
+  const std::size_t size = 4 * snaptok::runtime::kPartBytes;
   std::string latin1;
-  while (latin1.size() < (3 << 20)) latin1 += "Caf\xC3\xA9 na\xC3\xAFve words and more words, ";
-  const std::string bmp = big_document(3 << 20);
-  const std::string astral = big_document(3 << 20) + " \xF0\x9F\x98\x80 smile";
+  while (latin1.size() < size) latin1 += "Caf\xC3\xA9 na\xC3\xAFve words and more words, ";
+  const std::string bmp = big_document(size);
+  const std::string astral = big_document(size) + " \xF0\x9F\x98\x80 smile";
   const std::vector<std::uint8_t> latin1_chars = code_units_of<std::uint8_t>(latin1);
   const std::vector<std::uint16_t> bmp_chars = code_units_of<std::uint16_t>(bmp);
   const std::vector<std::uint32_t> astral_chars = code_units_of<std::uint32_t>(astral);
@@ -590,3 +594,5 @@ TEST_CASE("documents: texts held as code points give the ids of their UTF-8") {
     }
   }
 }
+
+}  // namespace parallel_tests

@@ -21,6 +21,8 @@
 #include <string_view>
 #include <vector>
 
+namespace platform_parity_tests {
+
 namespace {
 
 using Ids = std::vector<std::uint32_t>;
@@ -130,3 +132,5 @@ TEST_CASE("parity: a .st file from another machine loads with the same ids and b
     check_ids(loaded, c, d.texts);
   }
 }
+
+}  // namespace platform_parity_tests

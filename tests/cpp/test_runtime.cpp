@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+namespace runtime_tests {
+
 using snaptok::runtime::CacheBudget;
 using snaptok::runtime::PieceCache;
 using snaptok::runtime::ShortKey;
@@ -479,3 +481,5 @@ TEST_CASE("a batch is cut into chunks of at most about kMaxChunkBytes where its 
   chunk_bounds(3, [](std::size_t) { return std::size_t{8} << 20; }, 2, bounds);
   CHECK(bounds == std::vector<std::size_t>{0, 1, 2, 3});
 }
+
+}  // namespace runtime_tests

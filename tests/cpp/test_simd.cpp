@@ -22,6 +22,8 @@
 #include <string_view>
 #include <vector>
 
+namespace simd_tests {
+
 namespace {
 
 using snaptok::simd::ByteClassMasks;
@@ -765,3 +767,5 @@ TEST_CASE("simd: the targets usable here are those the run expects") {
   CHECK(names == std::string(expected));
 }
 #endif
+
+}  // namespace simd_tests

@@ -19,6 +19,8 @@
 
 #include <unistd.h>
 
+namespace st_tests {
+
 namespace {
 
 namespace st = snaptok::st;
@@ -492,3 +494,5 @@ TEST_CASE("st: truncation at every section edge and random damage never crash") 
     }
   }
 }
+
+}  // namespace st_tests

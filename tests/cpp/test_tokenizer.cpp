@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace tokenizer_tests {
+
 namespace {
 
 const snaptok::Pipeline& gpt2() {
@@ -341,3 +343,5 @@ TEST_CASE("NormalizedString keeps original alignments through edits") {
   CHECK(tail.offsets_original().start == 3);
   CHECK(tail.offsets_original().end == 6);
 }
+
+}  // namespace tokenizer_tests

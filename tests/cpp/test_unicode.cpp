@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+namespace unicode_tests {
+
 namespace {
 
 using snaptok::CharChange;
@@ -352,3 +354,5 @@ TEST_CASE("utf8: ascii_run_end finds the first non-ASCII byte from every start")
     }
   }
 }
+
+}  // namespace unicode_tests
