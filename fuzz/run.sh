@@ -30,7 +30,7 @@ work=${FUZZ_WORK:-$root/build/fuzz}
 py=${PYTHON:-$root/.venv/bin/python}
 clang=$(command -v clang++ || command -v clang++-14 || true)
 engine=${FUZZ_ENGINE:-$([ -n "$clang" ] && echo libfuzzer || echo standalone)}
-flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -I"$root/include" -DSNAPTOK_FUZZ_ROOT="\"$root\""
+flags=(-std=c++20 -O1 -g1 -fno-omit-frame-pointer -I"$root/include" -DSNAPTOK_FUZZ_ROOT="\"$root\""
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 libs=(-lsimdjson -lonig -lpthread)
 export ASAN_OPTIONS="detect_leaks=0 abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1"

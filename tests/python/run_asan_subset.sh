@@ -19,7 +19,7 @@ cd "$root"
 
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 "${CMAKE:-cmake}" -S . -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DSNAPTOK_BUILD_PYTHON=ON -DSNAPTOK_PYTHON_STUBS=OFF -DSNAPTOK_BUILD_TESTS=OFF -DSNAPTOK_INSTALL=OFF \
   -DPython_EXECUTABLE="$py" >/dev/null
