@@ -41,7 +41,7 @@ class DocumentEncoder {
         settings_(tokenizer.settings()),
         add_special_tokens_(add_special_tokens),
         threads_(runtime::resolve_threads(num_threads)),
-        splits_(tokenizer.splits_documents(*settings_, add_special_tokens)),
+        splits_(tokenizer.ids_.splits_documents(*settings_, add_special_tokens)),
         part_bytes_(std::max<std::size_t>(part_bytes, 1)) {}
   /// The same over a Tokenizer handle (which must outlive the encoder).
   explicit DocumentEncoder(const Tokenizer& tokenizer, bool add_special_tokens = true,
@@ -97,7 +97,7 @@ class DocumentEncoder {
     std::vector<runtime::Unit> units;
     runtime::add_units(0, part, encoded_, first, last, part_bytes, units);
     try {
-      tokenizer_.encode_units(*settings_, units, add_special_tokens_, threads_, ids, {});
+      tokenizer_.ids_.encode_units(*settings_, units, add_special_tokens_, threads_, ids, {});
     } catch (...) {
       finished_ = true;
       throw;

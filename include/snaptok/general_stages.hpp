@@ -4,7 +4,7 @@
 // ids are read), the splits into an Encoding with char offsets, then
 // truncation, the post-processor and padding. Pipeline's encode_full,
 // encode_words, post_process and its ids under truncation or padding go
-// through here; its ids-only routes (pipeline.hpp) skip offsets and tokens.
+// through here; its ids-only route (ids_route.hpp) skips offsets and tokens.
 #pragma once
 
 #include <cstdint>

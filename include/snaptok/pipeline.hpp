@@ -32,14 +32,12 @@
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/error.hpp"
-#include "snaptok/fast_paths/byte_level_bpe.hpp"
-#include "snaptok/fast_paths/segment_paths.hpp"
 #include "snaptok/general_stages.hpp"
+#include "snaptok/ids_route.hpp"
 #include "snaptok/models/factory.hpp"
 #include "snaptok/normalizers/factory.hpp"
 #include "snaptok/pre_tokenizers/factory.hpp"
 #include "snaptok/processors/factory.hpp"
-#include "snaptok/processors/sequence_wrap.hpp"
 #include "snaptok/runtime/batch.hpp"
 #include "snaptok/runtime/settings.hpp"
 #include "snaptok/runtime/workspace.hpp"
@@ -162,7 +160,7 @@ class Pipeline {
                    std::vector<std::uint32_t>& ids, bool utf8_checked = false) const {
     const auto settings = settings_.load();
     runtime::Workspace& ws = runtime::Workspace::current();
-    encode_ids(*settings, ws, text, add_special_tokens, ids, utf8_checked);
+    ids_.encode_ids(*settings, ws, text, add_special_tokens, ids, utf8_checked);
     ws.flush_counts();
   }
 
@@ -294,7 +292,7 @@ class Pipeline {
     ids.clear();
     if (settings->padding) {  // rows must know each other's length
       std::vector<std::string> converted;
-      std::vector<std::vector<std::uint32_t>> rows = encode_rows(
+      std::vector<std::vector<std::uint32_t>> rows = ids_.encode_rows(
           *settings, runtime::whole_utf8(texts, chars, converted), add_special_tokens, num_threads);
       for (std::size_t i = 0; i < rows.size(); ++i) {
         ids.insert(ids.end(), rows[i].begin(), rows[i].end());
@@ -303,7 +301,7 @@ class Pipeline {
       return;
     }
     const unsigned threads = runtime::resolve_threads(num_threads);
-    const std::size_t part_size = runtime::part_bytes_for(splits_documents(*settings, add_special_tokens));
+    const std::size_t part_size = runtime::part_bytes_for(ids_.splits_documents(*settings, add_special_tokens));
     runtime::Scratch<runtime::Unit> scratch_units;
     std::vector<runtime::Unit>& units = scratch_units.get();
     units.reserve(texts.size());
@@ -315,15 +313,13 @@ class Pipeline {
       }
     }
     for (runtime::Unit& u : units) u.utf8_checked = utf8_checked;
-    encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
+    ids_.encode_units(*settings, units, add_special_tokens, threads, ids, offsets);
   }
 
   /// Names the fused ids-only stage chosen at load: "byte-level BPE",
   /// "SentencePiece BPE", "whitespace words", or "none" (the general stages).
   std::string_view fused_path() const noexcept {
-    if (byte_level_bpe_) return "byte-level BPE";
-    const SegmentPath* segment = segment_path(*settings_.load());
-    return segment ? segment->name() : "none";
+    return ids_.fused_path(*settings_.load());
   }
 
   /// True when one document can be cut at its cut points
@@ -335,14 +331,14 @@ class Pipeline {
   /// post-processor that only puts ids before and after the sequence, and
   /// no truncation or padding (they need the whole).
   bool can_split_documents(bool add_special_tokens = true) const {
-    return splits_documents(*settings_.load(), add_special_tokens);
+    return ids_.splits_documents(*settings_.load(), add_special_tokens);
   }
 
   /// Returns the ids of every text, in input order.
   std::vector<std::vector<std::uint32_t>> encode_batch(std::span<const std::string_view> texts,
                                                        bool add_special_tokens,
                                                        unsigned num_threads = 0) const {
-    return encode_rows(*settings_.load(), texts, add_special_tokens, num_threads);
+    return ids_.encode_rows(*settings_.load(), texts, add_special_tokens, num_threads);
   }
 
   /// Returns the full Encoding of every text, in input order, padded
@@ -596,216 +592,12 @@ class Pipeline {
     settings.added_tokens = std::move(vocabulary);
     settings_.update([&](EncodeSettings& s) { s = settings; });
     if (cache_budget) set_cache_budget(*cache_budget);
-    byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
-    segment_path_.reset();
-    if (!byte_level_bpe_) segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
-    cut_points_exact_ = byte_level_bpe_ ? byte_level_bpe_->cut_points_exact() &&
-                                              (!normalizer_ || normalizer_->keeps_cut_points())
-                                        : segment_path_ && segment_path_->cuts_at_cut_points();
-    for (const bool add : {false, true}) wraps_[add] = wrap_of(post_processor_.get(), add);
-  }
-
-  // The fused segment stage, when there is one and `settings`' added
-  // tokens allow it: a segment path normalizes the text between added
-  // tokens itself, so every added token must be matched on the text as given.
-  const SegmentPath* segment_path(const EncodeSettings& settings) const {
-    if (!segment_path_ || (normalizer_ && settings.added_tokens->has_normalized_tokens())) return nullptr;
-    return segment_path_.get();
-  }
-
-  // True when documents may be cut at cut points under `settings`.
-  // (A segment path that the added tokens rule out leaves the text to the
-  // general stages, which never cut.)
-  bool splits_documents(const EncodeSettings& settings, bool add_special_tokens) const {
-    return cut_points_exact_ && (byte_level_bpe_ || segment_path(settings)) &&
-           settings.added_tokens->allows_cut_points() &&
-           wraps_[add_special_tokens].exact && !settings.truncation &&
-           !settings.padding;
-  }
-
-  // The ids-only pipeline, top to bottom: added tokens and normalization,
-  // pre-tokenization and the model (fused into one stage for byte-level
-  // BPE), post-processing. Appends to `ids`.
-  // `utf8_checked`: `text` is known to be valid UTF-8.
-  void encode_ids(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
-                  bool add_special_tokens, std::vector<std::uint32_t>& ids,
-                  bool utf8_checked = false) const {
-    if (!utf8_checked) detail::require_utf8(text, "input text");
-    if (settings.truncation || settings.padding) {
-      const Encoding enc = general().encode(settings, text, std::nullopt, add_special_tokens,
-                                            /*ids_only=*/true);
-      ids.insert(ids.end(), enc.ids.begin(), enc.ids.end());
-      return;
-    }
-    // A post-processor that only puts ids around the sequence (or none):
-    // everything goes straight into `ids`, with no copy of the sequence.
-    const SequenceWrap& wrap = wraps_[add_special_tokens];
-    if (wrap.exact) {
-      ids.insert(ids.end(), wrap.before.begin(), wrap.before.end());
-      encode_model_ids(settings, ws, text, ids);
-      ids.insert(ids.end(), wrap.after.begin(), wrap.after.end());
-      return;
-    }
-    std::vector<std::uint32_t>& seq = ws.scratch_ids();
-    seq.clear();
-    encode_model_ids(settings, ws, text, seq);
-    post_processor_->process_ids(seq, add_special_tokens);
-    ids.insert(ids.end(), seq.begin(), seq.end());
-  }
-
-  // Appends the model ids of valid UTF-8 `text`: added tokens and
-  // normalization, then pre-tokenization and the model (one fused stage for
-  // byte-level BPE); no post-processing. `at_cut_point`: `text` is a part
-  // of a document from one of its cut points (splits_documents).
-  void encode_model_ids(const EncodeSettings& settings, runtime::Workspace& ws,
-                        std::string_view text, std::vector<std::uint32_t>& seq,
-                        bool at_cut_point = false) const {
-    const AddedVocabulary& added = *settings.added_tokens;
-    if (const SegmentPath* segment_path = this->segment_path(settings)) {
-      runtime::PieceCache* cache =
-          ws.cache(segment_path->cache_owner(), settings.cache_budget, runtime::default_threads());
-      auto general = [&](std::string_view span, std::vector<std::uint32_t>& out) {
-        encode_span_ids(span, out);
-      };
-      added.extract(
-          text, settings.encode_special_tokens,
-          [&](std::string_view segment) {
-            const SegmentStart start = segment.data() != text.data() ? SegmentStart::kAfterToken
-                                       : at_cut_point                ? SegmentStart::kCutPoint
-                                                                     : SegmentStart::kText;
-            segment_path->encode(segment, start, seq, cache, general);
-          },
-          [&](std::uint32_t id) { seq.push_back(id); });
-      return;
-    }
-    runtime::PieceCache* cache =
-        byte_level_bpe_
-            ? ws.cache(byte_level_bpe_->cache_owner(), settings.cache_budget, runtime::default_threads())
-            : nullptr;
-    const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
-    if (byte_level_bpe_ && (nothing_to_normalize || !added.has_normalized_tokens())) {
-      // Added tokens matched in the raw text (so cut it as views); each
-      // piece between them is normalized on its own, as
-      // extract_and_normalize does, and copied only when the normalizer
-      // would change it (NFC text under NFC is not).
-      added.extract(
-          text, settings.encode_special_tokens,
-          [&](std::string_view piece) {
-            if (nothing_to_normalize || normalizer_->leaves_unchanged(piece)) {
-              byte_level_bpe_->encode(piece, seq, cache);
-              return;
-            }
-            NormalizedString ns(piece, 0, piece, /*track_offsets=*/false);
-            normalizer_->normalize(ns);
-            byte_level_bpe_->encode(ns.get(), seq, cache);
-          },
-          [&](std::uint32_t id) { seq.push_back(id); });
-    } else {
-      PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
-                                       pre_tokenizer_->needs_offsets());
-      added.extract_and_normalize(pts, normalizer_.get(), settings.encode_special_tokens);
-      if (!byte_level_bpe_ && pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-      if (byte_level_bpe_) {
-        for (const Split& s : pts.splits()) {
-          if (s.tokenized) {
-            for (const RawToken& t : s.tokens) seq.push_back(t.id);
-          } else {
-            byte_level_bpe_->encode(s.normalized.get(), seq, cache);
-          }
-        }
-      } else {
-        append_model_ids(pts, seq);
-      }
-    }
-  }
-
-  // Appends the ids of `span`, text between added tokens that a segment
-  // path leaves to the general stages: normalization, pre-tokenization and
-  // the model.
-  void encode_span_ids(std::string_view span, std::vector<std::uint32_t>& seq) const {
-    PreTokenizedString pts(span, /*track_offsets=*/pre_tokenizer_ && pre_tokenizer_->needs_offsets());
-    if (normalizer_) pts.normalize([&](NormalizedString& ns) { normalizer_->normalize(ns); });
-    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-    append_model_ids(pts, seq);
-  }
-
-  // Appends the ids of every split of `pts`: a tokenized one's, else the
-  // model's for its text.
-  void append_model_ids(const PreTokenizedString& pts, std::vector<std::uint32_t>& seq) const {
-    thread_local std::vector<RawToken> tokens;
-    for (const Split& s : pts.splits()) {
-      if (s.tokenized) {
-        for (const RawToken& t : s.tokens) seq.push_back(t.id);
-        continue;
-      }
-      tokens.clear();
-      model_->tokenize(s.normalized.get(), tokens);
-      for (const RawToken& t : tokens) seq.push_back(t.id);
-    }
-  }
-
-  // Appends the ids of `unit` to `out`: a whole text through encode_ids, a
-  // part through the model stage with the post-processor's ids before the
-  // first part and after the last.
-  void encode_unit(const EncodeSettings& settings, runtime::Workspace& ws, const runtime::Unit& unit,
-                   bool add_special_tokens, std::vector<std::uint32_t>& out) const {
-    if (unit.first && unit.last) {
-      encode_ids(settings, ws, unit.bytes, add_special_tokens, out, unit.utf8_checked);
-      return;
-    }
-    if (!unit.utf8_checked) detail::require_utf8(unit.bytes, "input text", unit.at);
-    const SequenceWrap& wrap = wraps_[add_special_tokens];
-    if (unit.first) out.insert(out.end(), wrap.before.begin(), wrap.before.end());
-    encode_model_ids(settings, ws, unit.bytes, out, /*at_cut_point=*/!unit.first);
-    if (unit.last) out.insert(out.end(), wrap.after.begin(), wrap.after.end());
-  }
-
-  // Appends the ids of `units` (in text order) to `ids` on up to `threads`
-  // threads (runtime::encode_units); `offsets` as there.
-  void encode_units(const EncodeSettings& settings, std::span<const runtime::Unit> units,
-                    bool add_special_tokens, unsigned threads, std::vector<std::uint32_t>& ids,
-                    std::span<std::int64_t> offsets) const {
-    runtime::encode_units(units, threads, ids, offsets,
-                          [&](const runtime::Unit& unit, runtime::Workspace& ws, std::vector<std::uint32_t>& out) {
-                            encode_unit(settings, ws, unit, add_special_tokens, out);
-                          });
-  }
-
-  // Ids of every text, padded together when padding is set.
-  std::vector<std::vector<std::uint32_t>> encode_rows(const EncodeSettings& settings,
-                                                      std::span<const std::string_view> texts,
-                                                      bool add_special_tokens,
-                                                      unsigned num_threads) const {
-    std::vector<std::vector<std::uint32_t>> rows(texts.size());
-    const unsigned threads = runtime::resolve_threads(num_threads);
-    std::vector<std::size_t> bounds;
-    runtime::chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
-    runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
-      for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
-        try {
-          encode_ids(settings, ws, texts[i], add_special_tokens, rows[i]);
-        } catch (const detail::InvalidUtf8& e) {
-          throw runtime::item_error(e, i);
-        }
-      }
-    });
-    if (!settings.padding || rows.empty()) return rows;
-    std::size_t longest = 0;
-    for (const auto& r : rows) longest = std::max(longest, r.size());
-    const std::size_t target = padded_length(*settings.padding, longest);
-    for (auto& r : rows) {
-      if (r.size() >= target) continue;
-      const auto at = settings.padding->direction == PaddingDirection::left ? r.begin() : r.end();
-      r.insert(at, target - r.size(), settings.padding->pad_id);
-    }
-    return rows;
+    ids_ = IdsRoute(normalizer_, pre_tokenizer_, model_, post_processor_);
   }
 
   // The general stages with offsets (general_stages.hpp), over this
   // tokenizer's stages.
-  GeneralStages general() const noexcept {
-    return {normalizer_.get(), pre_tokenizer_.get(), *model_, post_processor_.get()};
-  }
+  GeneralStages general() const noexcept { return ids_.general(); }
 
   st::PipelineJson pipeline_json_;  // what a .st pipeline section holds
   std::uint64_t source_hash_ = 0;    // checksum of the tokenizer.json it came from
@@ -815,17 +607,8 @@ class Pipeline {
   PostProcessorPtr post_processor_;
   DecoderPtr decoder_;
   runtime::SettingsSlot settings_;  // and the added vocabulary
-  // Fused ids-only path, when the configuration allows it (shared: immutable).
-  std::shared_ptr<const ByteLevelBpePath> byte_level_bpe_;
-  // The fused stage for the text between added tokens, when not byte-level
-  // (used when the added tokens allow: segment_path()).
-  std::shared_ptr<const SegmentPath> segment_path_;
-  // The fused path proves its cuts at cut points: documents may be cut
-  // there when the settings and the added tokens allow (splits_documents).
-  bool cut_points_exact_ = false;
-  // What the post-processor puts around a sequence, without and with
-  // special tokens.
-  SequenceWrap wraps_[2];
+  // The ids-only route, chosen at load from the stages above (shares them).
+  IdsRoute ids_;
 
   friend class DocumentEncoder;
 };
