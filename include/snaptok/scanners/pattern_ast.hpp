@@ -181,7 +181,8 @@ class Parser {
         ++i_;
         const int a1 = number();
         int a2 = a1;
-        if (peek() == ',') {
+        const bool exact = peek() != ',';
+        if (!exact) {
           ++i_;
           a2 = number();
           lo = a1 < 0 ? 0 : a1;
@@ -193,6 +194,9 @@ class Parser {
           i_ = save;  // Oniguruma reads such a brace as a literal: outside the subset
           return fail(), std::nullopt;
         }
+        // Ruby syntax: x{n}? is (?:x{n})?, not a lazy x{n} (found by the
+        // automaton fuzz target): outside the subset.
+        if (exact && p_.substr(i_).starts_with("}?")) return fail(), std::nullopt;
         interval = true;
       } else {
         return a;
