@@ -5,9 +5,13 @@
 // and misses, peak RSS and a digest of every id (to compare builds).
 //
 //   snaptok_corpus_pass TOKENIZER TEXT [--mb N] [--threads N] [--budget-mib N] [--batch-mb N] [--per-batch 1]
+//                       [--passes N]
 //
 // --per-batch 1 prints each batch's MB/s on stderr (the first batch meets
-// the coldest cache).
+// the coldest cache). --passes N encodes the text N times and prints each
+// pass's MB/s and misses on stderr: the first pass is the corpus job, the
+// later ones the same text warm, so (cold - warm seconds) / (cold - warm
+// misses) is what a miss costs. The summary line is the first pass's.
 #include <snaptok/tokenizer.hpp>
 
 #include <sys/resource.h>
@@ -58,7 +62,9 @@ std::string_view head(std::string_view text, std::size_t bytes) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s TOKENIZER TEXT [--mb N] [--threads N] [--budget-mib N] [--batch-mb N] [--per-batch 1]\n",
+    std::fprintf(stderr,
+                 "usage: %s TOKENIZER TEXT [--mb N] [--threads N] [--budget-mib N] [--batch-mb N] [--per-batch 1] "
+                 "[--passes N]\n",
                  argv[0]);
     return 2;
   }
@@ -67,6 +73,7 @@ int main(int argc, char** argv) {
   long budget_mib = -1;
   double batch_mb = 16;
   bool per_batch = false;
+  int passes = 1;
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--mb") mb = std::atof(argv[i + 1]);
@@ -74,6 +81,7 @@ int main(int argc, char** argv) {
     else if (flag == "--budget-mib") budget_mib = std::atol(argv[i + 1]);
     else if (flag == "--batch-mb") batch_mb = std::atof(argv[i + 1]);
     else if (flag == "--per-batch") per_batch = std::atoi(argv[i + 1]) != 0;
+    else if (flag == "--passes") passes = std::max(1, std::atoi(argv[i + 1]));
     else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       return 2;
@@ -92,35 +100,60 @@ int main(int argc, char** argv) {
   if (budget_mib >= 0) tok.set_cache_budget(static_cast<std::size_t>(budget_mib) << 20);
 
   const std::vector<std::string_view> docs = documents(text, 8192);
+  const auto batch_bytes = static_cast<std::size_t>(batch_mb * 1e6);
   std::vector<std::uint32_t> ids;
   std::vector<std::int64_t> offsets;
-  std::uint64_t digest = 1469598103934665603ull;
-  std::size_t tokens = 0;
-  const auto batch_bytes = static_cast<std::size_t>(batch_mb * 1e6);
-  Clock::duration untimed{};  // the digest's
-  double cpu_s = 0;  // this process's CPU seconds in the encode calls (user + system: page faults)
-  const auto start = Clock::now();
-  for (std::size_t first = 0; first < docs.size();) {
-    std::size_t last = first, bytes = 0;
-    while (last < docs.size() && bytes < batch_bytes) bytes += docs[last++].size();
-    const auto batch_start = Clock::now();
-    const double cpu_start = process_cpu_seconds();
-    tok.encode_batch_flat(std::span(docs).subspan(first, last - first), false, threads, ids, offsets);
-    const auto timed = Clock::now();
-    cpu_s += process_cpu_seconds() - cpu_start;
-    if (per_batch) {
-      std::fprintf(stderr, "%.1f ", static_cast<double>(bytes) / 1e6 / std::chrono::duration<double>(timed - batch_start).count());
+  // One pass over `docs`: its seconds (wall, without the digest's time),
+  // CPU seconds in the encode calls (user + system: page faults), digest
+  // and token count.
+  struct Pass {
+    double s = 0, cpu_s = 0;
+    std::uint64_t digest = 1469598103934665603ull;
+    std::size_t tokens = 0;
+  };
+  const auto encode_pass = [&] {
+    Pass pass;
+    Clock::duration untimed{};
+    const auto start = Clock::now();
+    for (std::size_t first = 0; first < docs.size();) {
+      std::size_t last = first, bytes = 0;
+      while (last < docs.size() && bytes < batch_bytes) bytes += docs[last++].size();
+      const auto batch_start = Clock::now();
+      const double cpu_start = process_cpu_seconds();
+      tok.encode_batch_flat(std::span(docs).subspan(first, last - first), false, threads, ids, offsets);
+      const auto timed = Clock::now();
+      pass.cpu_s += process_cpu_seconds() - cpu_start;
+      if (per_batch) {
+        std::fprintf(stderr, "%.1f ", static_cast<double>(bytes) / 1e6 / std::chrono::duration<double>(timed - batch_start).count());
+      }
+      for (const std::uint32_t id : ids) pass.digest = (pass.digest ^ id) * 1099511628211ull;
+      untimed += Clock::now() - timed;
+      pass.tokens += ids.size();
+      first = last;
     }
-    for (const std::uint32_t id : ids) digest = (digest ^ id) * 1099511628211ull;
-    untimed += Clock::now() - timed;
-    tokens += ids.size();
-    first = last;
+    pass.s = std::chrono::duration<double>(Clock::now() - start - untimed).count();
+    if (per_batch) std::fprintf(stderr, "MB/s per batch\n");
+    return pass;
+  };
+  const Pass first_pass = encode_pass();
+  const snaptok::CacheStats stats = tok.cache_stats();
+  std::uint64_t misses_before = stats.misses;
+  if (passes > 1) {
+    std::fprintf(stderr, "pass 1: %.1f MB/s, %llu misses\n", static_cast<double>(text.size()) / 1e6 / first_pass.s,
+                 static_cast<unsigned long long>(stats.misses));
   }
-  const double s = std::chrono::duration<double>(Clock::now() - start - untimed).count();
-  if (per_batch) std::fprintf(stderr, "MB/s per batch\n");
+  for (int p = 2; p <= passes; ++p) {
+    const Pass warm = encode_pass();
+    const std::uint64_t misses = tok.cache_stats().misses;
+    std::fprintf(stderr, "pass %d: %.1f MB/s, %llu misses%s\n", p, static_cast<double>(text.size()) / 1e6 / warm.s,
+                 static_cast<unsigned long long>(misses - misses_before), warm.digest == first_pass.digest ? "" : ", DIGEST DIFFERS");
+    misses_before = misses;
+  }
+  const double s = first_pass.s, cpu_s = first_pass.cpu_s;
+  const std::size_t tokens = first_pass.tokens;
+  const std::uint64_t digest = first_pass.digest;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  const snaptok::CacheStats stats = tok.cache_stats();
   std::printf("%.1f MB in %.3f s: %.1f MB/s, %.1f MB per CPU s, %zu tokens, load %.1f ms, hits %llu misses %llu, cache %.1f MiB, "
               "peak RSS %ld MB, digest %016llx\n",
               static_cast<double>(text.size()) / 1e6, s, static_cast<double>(text.size()) / 1e6 / s,
