@@ -116,7 +116,11 @@ def read_documents(corpus: Path, mb: float) -> tuple[list[str], list[int], str]:
     while at < len(data):  # ~8 KB documents, each ending after a line end (corpus_pass.cpp's documents())
         nl = data.find(b"\n", at + DOC_BYTES) if at + DOC_BYTES < len(data) else -1
         end = len(data) if nl < 0 else nl + 1
-        docs.append(data[at:end].decode("utf-8"))
+        try:
+            docs.append(data[at:end].decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise SystemExit(f"corpus_pass: {corpus}: not UTF-8 at byte {at + e.start} of the text read "
+                             f"({e.reason}); every library would read it differently") from None
         sizes.append(end - at)
         at = end
     if len(data) < want:
