@@ -169,7 +169,7 @@ class Parser {
       if (at_end()) return a;
       const char c = peek();
       int lo = 0, hi = -1;
-      bool interval = false;
+      bool interval = false, exact = false;  // {m,n} or {n,}; {n}
       if (c == '?') {
         lo = 0, hi = 1;
       } else if (c == '*') {
@@ -181,7 +181,7 @@ class Parser {
         ++i_;
         const int a1 = number();
         int a2 = a1;
-        const bool exact = peek() != ',';
+        exact = peek() != ',';
         if (!exact) {
           ++i_;
           a2 = number();
@@ -194,9 +194,6 @@ class Parser {
           i_ = save;  // Oniguruma reads such a brace as a literal: outside the subset
           return fail(), std::nullopt;
         }
-        // Ruby syntax: x{n}? is (?:x{n})?, not a lazy x{n} (found by the
-        // automaton fuzz target): outside the subset.
-        if (exact && p_.substr(i_).starts_with("}?")) return fail(), std::nullopt;
         interval = true;
       } else {
         return a;
@@ -209,8 +206,10 @@ class Parser {
       r.min = lo;
       r.max = hi;
       // Ruby syntax: ?+ *+ ++ are possessive, {n,m}+ is a repeat of a
-      // repeat; a trailing ? makes either lazy.
+      // repeat; a trailing ? makes either lazy, but x{n}? is (?:x{n})?
+      // (found by the automaton fuzz target): outside the subset.
       if (peek() == '?') {
+        if (exact) return fail(), std::nullopt;
         ++i_;
         r.lazy = true;
       } else if (!interval && peek() == '+') {
