@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -149,16 +150,13 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(misses - misses_before), warm.digest == first_pass.digest ? "" : ", DIGEST DIFFERS");
     misses_before = misses;
   }
-  const double s = first_pass.s, cpu_s = first_pass.cpu_s;
-  const std::size_t tokens = first_pass.tokens;
-  const std::uint64_t digest = first_pass.digest;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("%.1f MB in %.3f s: %.1f MB/s, %.1f MB per CPU s, %zu tokens, load %.1f ms, hits %llu misses %llu, cache %.1f MiB, "
               "peak RSS %ld MB, digest %016llx\n",
-              static_cast<double>(text.size()) / 1e6, s, static_cast<double>(text.size()) / 1e6 / s,
-              static_cast<double>(text.size()) / 1e6 / cpu_s, tokens, load_ms,
+              static_cast<double>(text.size()) / 1e6, first_pass.s, static_cast<double>(text.size()) / 1e6 / first_pass.s,
+              static_cast<double>(text.size()) / 1e6 / first_pass.cpu_s, first_pass.tokens, load_ms,
               static_cast<unsigned long long>(stats.hits), static_cast<unsigned long long>(stats.misses),
               static_cast<double>(stats.bytes_used) / (1 << 20), usage.ru_maxrss / 1024,
-              static_cast<unsigned long long>(digest));
+              static_cast<unsigned long long>(first_pass.digest));
 }
