@@ -137,21 +137,23 @@ class AddedVocabulary {
 
   /// extract_and_normalize for a normalizer that changes nothing, over
   /// views: calls on_text(piece) for each piece of `text` between added
-  /// tokens and on_token(id) for each added token, in order.
+  /// tokens and on_token(id, match) for each added token, in order (`match`:
+  /// the view of `text` it covers, the whitespace lstrip/rstrip take
+  /// included).
   template <class OnText, class OnToken>
   void extract(std::string_view text, bool special_as_text, OnText&& on_text,
                OnToken&& on_token) const {
     if (text.empty()) return;
-    auto token = [&](std::size_t, std::size_t, std::uint32_t id) { on_token(id); };
     find_splits(
         raw_trie_, text, special_as_text,
         [&](std::size_t a, std::size_t b) {
           const std::string_view gap = text.substr(a, b - a);
           find_splits(
               normalized_trie_, gap, special_as_text,
-              [&](std::size_t c, std::size_t d) { on_text(gap.substr(c, d - c)); }, token);
+              [&](std::size_t c, std::size_t d) { on_text(gap.substr(c, d - c)); },
+              [&](std::size_t c, std::size_t d, std::uint32_t id) { on_token(id, gap.substr(c, d - c)); });
         },
-        token);
+        [&](std::size_t a, std::size_t b, std::uint32_t id) { on_token(id, text.substr(a, b - a)); });
   }
 
   /// Splits out added tokens and normalizes the rest (HF

@@ -3,6 +3,8 @@
 // sequence ranges, overflowing parts).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -33,6 +35,20 @@ struct Encoding {
 
   std::size_t size() const noexcept { return ids.size(); }
   bool empty() const noexcept { return ids.empty(); }
+
+  /// Makes room for `n` more tokens (growing at least twofold, so that
+  /// calls per part of a text stay linear).
+  void reserve_more(std::size_t n) {
+    if (ids.capacity() - ids.size() >= n) return;
+    const std::size_t want = std::max(ids.size() + n, 2 * ids.capacity());
+    ids.reserve(want);
+    type_ids.reserve(want);
+    tokens.reserve(want);
+    offsets.reserve(want);
+    word_ids.reserve(want);
+    special_tokens_mask.reserve(want);
+    attention_mask.reserve(want);
+  }
 
   /// Appends one token with all of its fields.
   void push(std::uint32_t id, std::string token, Offsets off,

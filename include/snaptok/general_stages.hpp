@@ -79,6 +79,25 @@ class GeneralStages {
     return post_process(settings, sequence(words, 0, "input word"), std::move(pair_enc), add_special_tokens);
   }
 
+  /// HF encode_single_sequence for a raw (not pre-tokenized) valid UTF-8
+  /// input, with char offsets, before post-processing; `early_exit` allows
+  /// stopping the model at max_length tokens (see encode).
+  Encoding encode_sequence(const EncodeSettings& settings, std::string_view text, std::uint32_t type_id,
+                           bool early_exit) const {
+    PreTokenizedString pts(text, /*track_offsets=*/true);
+    run_stages(settings, pts);
+    std::optional<std::size_t> limit;
+    bool from_left = false;
+    const std::optional<TruncationParams>& truncation = settings.truncation;
+    if (early_exit && truncation &&
+        (truncation->strategy != TruncationStrategy::only_second || type_id != 0)) {
+      limit = truncation->max_length;
+      from_left = truncation->direction == TruncationDirection::left;
+    }
+    tokenize_splits(pts, limit, from_left);
+    return into_encoding(pts, type_id);
+  }
+
   /// HF TokenizerImpl::post_process: truncate, post-process, pad.
   Encoding post_process(const EncodeSettings& settings, Encoding enc, std::optional<Encoding> pair,
                         bool add_special_tokens) const {
@@ -117,24 +136,6 @@ class GeneralStages {
   void run_stages(const EncodeSettings& settings, PreTokenizedString& pts) const {
     settings.added_tokens->extract_and_normalize(pts, normalizer_, settings.encode_special_tokens);
     if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
-  }
-
-  // HF encode_single_sequence for a raw (not pre-tokenized) input, with
-  // char offsets; `early_exit` allows stopping the model at max_length tokens.
-  Encoding encode_sequence(const EncodeSettings& settings, std::string_view text,
-                           std::uint32_t type_id, bool early_exit) const {
-    PreTokenizedString pts(text, /*track_offsets=*/true);
-    run_stages(settings, pts);
-    std::optional<std::size_t> limit;
-    bool from_left = false;
-    const std::optional<TruncationParams>& truncation = settings.truncation;
-    if (early_exit && truncation &&
-        (truncation->strategy != TruncationStrategy::only_second || type_id != 0)) {
-      limit = truncation->max_length;
-      from_left = truncation->direction == TruncationDirection::left;
-    }
-    tokenize_splits(pts, limit, from_left);
-    return into_encoding(pts, type_id);
   }
 
   // Runs the model over untokenized splits; with a limit, stops once that

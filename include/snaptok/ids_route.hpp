@@ -27,6 +27,7 @@
 #include "snaptok/detail/utf8.hpp"
 #include "snaptok/error.hpp"
 #include "snaptok/fast_paths/byte_level_bpe.hpp"
+#include "snaptok/fast_paths/byte_level_encoding.hpp"
 #include "snaptok/fast_paths/segment_paths.hpp"
 #include "snaptok/general_stages.hpp"
 #include "snaptok/models/model.hpp"
@@ -56,6 +57,8 @@ class IdsRoute {
         post_processor_(std::move(post_processor)) {
     byte_level_bpe_ = ByteLevelBpePath::make(pre_tokenizer_.get(), *model_);
     if (!byte_level_bpe_) segment_path_ = make_segment_path(normalizer_.get(), pre_tokenizer_.get(), *model_);
+    fused_encoding_ = byte_level_bpe_ && byte_level_bpe_->pieces_are_views() &&
+                      byte_level_bpe_->model().keeps_every_byte();
     cut_points_exact_ = byte_level_bpe_ ? byte_level_bpe_->cut_points_exact() &&
                                               (!normalizer_ || normalizer_->keeps_cut_points())
                                         : segment_path_ && segment_path_->cuts_at_cut_points();
@@ -146,6 +149,22 @@ class IdsRoute {
     return rows;
   }
 
+  /// The full Encoding of `text` (and `pair`): HF encode_char_offsets for
+  /// each sequence, then post_process (GeneralStages::encode). A sequence
+  /// goes through the fused byte-level path where it gives the same
+  /// Encoding (fast_paths/byte_level_encoding.hpp), else the general stages.
+  /// `pair_type_id`: the type id of the pair's tokens before post-processing.
+  Encoding encode_full(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
+                       std::optional<std::string_view> pair, bool add_special_tokens,
+                       std::uint32_t pair_type_id = 1) const {
+    detail::require_utf8(text, "input text");
+    if (pair) detail::require_utf8(*pair, "input pair text");
+    Encoding enc = encode_sequence(settings, ws, text, 0);
+    std::optional<Encoding> pair_enc;
+    if (pair) pair_enc = encode_sequence(settings, ws, *pair, pair_type_id);
+    return general().post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
+  }
+
   /// The general stages with offsets (general_stages.hpp), over the same stages.
   GeneralStages general() const noexcept {
     return {normalizer_.get(), pre_tokenizer_.get(), *model_, post_processor_.get()};
@@ -158,6 +177,26 @@ class IdsRoute {
   const SegmentPath* segment_path(const EncodeSettings& settings) const {
     if (!segment_path_ || (normalizer_ && settings.added_tokens->has_normalized_tokens())) return nullptr;
     return segment_path_.get();
+  }
+
+  // One sequence's Encoding before post-processing (see encode_full).
+  Encoding encode_sequence(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
+                           std::uint32_t type_id) const {
+    const AddedVocabulary& added = *settings.added_tokens;
+    const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
+    if (fused_encoding_ && (nothing_to_normalize || !added.has_normalized_tokens())) {
+      Encoding enc;
+      runtime::PieceCache* cache =
+          ws.cache(byte_level_bpe_->cache_owner(), settings.cache_budget, runtime::default_threads());
+      auto unchanged = [&](std::string_view segment) {
+        return nothing_to_normalize || normalizer_->leaves_unchanged(segment);
+      };
+      const bool exact = encode_byte_level_sequence(*byte_level_bpe_, added, settings.encode_special_tokens,
+                                                    unchanged, cache, text, type_id, ws.scratch_ids(), enc);
+      ws.flush_counts();
+      if (exact) return enc;
+    }
+    return general().encode_sequence(settings, text, type_id, /*early_exit=*/false);
   }
 
   // Appends the model ids of valid UTF-8 `text`: added tokens and
@@ -179,7 +218,7 @@ class IdsRoute {
                                                                      : SegmentStart::kText;
             segment_path->encode(segment, start, seq, cache, general);
           },
-          [&](std::uint32_t id) { seq.push_back(id); });
+          [&](std::uint32_t id, std::string_view) { seq.push_back(id); });
       return;
     }
     runtime::PieceCache* cache =
@@ -202,7 +241,7 @@ class IdsRoute {
             normalizer_->normalize(ns);
             byte_level_bpe_->encode(ns.get(), seq, cache);
           },
-          [&](std::uint32_t id) { seq.push_back(id); });
+          [&](std::uint32_t id, std::string_view) { seq.push_back(id); });
       return;
     }
     PreTokenizedString pts(text, /*track_offsets=*/!byte_level_bpe_ && pre_tokenizer_ &&
@@ -272,6 +311,8 @@ class IdsRoute {
   // The fused stage for the text between added tokens, when not byte-level
   // (used when the added tokens allow: segment_path()).
   std::shared_ptr<const SegmentPath> segment_path_;
+  // Full Encodings may come from the byte-level path (encode_sequence).
+  bool fused_encoding_ = false;
   // The fused stage proves its cuts at cut points: documents may be cut
   // there when the settings and the added tokens allow (splits_documents).
   bool cut_points_exact_ = false;

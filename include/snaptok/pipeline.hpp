@@ -171,7 +171,8 @@ class Pipeline {
   }
   Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
                        bool add_special_tokens) const {
-    return general().encode(*settings_.load(), text, pair, add_special_tokens, /*ids_only=*/false);
+    runtime::Workspace& ws = runtime::Workspace::current();
+    return ids_.encode_full(*settings_.load(), ws, text, pair, add_special_tokens);
   }
 
   // The stages one at a time (HF's component objects: tokenizer.normalizer,
@@ -367,11 +368,11 @@ class Pipeline {
     const unsigned threads = runtime::resolve_threads(num_threads);
     std::vector<std::size_t> bounds;
     runtime::chunk_bounds(texts.size(), [&](std::size_t i) { return texts[i].size(); }, threads, bounds);
-    runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace&) {
+    runtime::run_tasks(bounds.size() - 1, threads, [&](std::size_t c, runtime::Workspace& ws) {
       for (std::size_t i = bounds[c]; i < bounds[c + 1]; ++i) {
         try {
-          out[i] = general().encode(*settings, texts[i], pairs.empty() ? std::nullopt : pairs[i],
-                                    add_special_tokens, /*ids_only=*/false, /*pair_type_id=*/fast ? 0 : 1);
+          out[i] = ids_.encode_full(*settings, ws, texts[i], pairs.empty() ? std::nullopt : pairs[i],
+                                    add_special_tokens, /*pair_type_id=*/fast ? 0 : 1);
           if (fast) out[i].drop_alignments();
         } catch (const detail::InvalidUtf8& e) {
           throw runtime::item_error(e, i);

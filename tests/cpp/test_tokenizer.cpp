@@ -193,10 +193,35 @@ snaptok::Pipeline gpt2_behind(const std::string& pre_tokenizer) {
   return snaptok::Pipeline::from_json(json);
 }
 
-// Checks that the fused path gives the general path's ids on 400 random
-// texts made of `parts` (every other one of the first `ascii_parts` only).
-void check_fused_equals_general(const snaptok::Pipeline& tok, const std::vector<std::string>& parts,
+// The general stages' oracle for the fused path behind `pre_tokenizer`:
+// the same pipeline with a stage after it that never cuts (a Split on
+// U+0000, which no byte-level char is), which keeps full Encodings off the
+// fused byte-level path (fast_paths/byte_level_encoding.hpp).
+snaptok::Pipeline general_oracle(const std::string& pre_tokenizer) {
+  return gpt2_behind(R"({"type":"Sequence","pretokenizers":[)" + pre_tokenizer +
+                     R"(,{"type":"Split","pattern":{"String":"\u0000"},"behavior":"Isolated","invert":false}]})");
+}
+
+// Checks every field of two Encodings.
+void check_same_encoding(const snaptok::Encoding& got, const snaptok::Encoding& want) {
+  CHECK(got.ids == want.ids);
+  CHECK(got.tokens == want.tokens);
+  CHECK(got.offsets == want.offsets);
+  CHECK(got.word_ids == want.word_ids);
+  CHECK(got.type_ids == want.type_ids);
+  CHECK(got.special_tokens_mask == want.special_tokens_mask);
+  CHECK(got.attention_mask == want.attention_mask);
+  CHECK(got.sequence_ranges == want.sequence_ranges);
+  CHECK(got.overflowing.size() == want.overflowing.size());
+}
+
+// Checks that the fused paths of GPT-2 behind `pre_tokenizer` give the
+// general stages' ids and full Encodings on 400 random texts made of
+// `parts` (every other one of the first `ascii_parts` only) and on `texts`.
+void check_fused_equals_general(const std::string& pre_tokenizer, const std::vector<std::string>& parts,
                                 std::size_t ascii_parts, std::vector<std::string> texts) {
+  const snaptok::Pipeline tok = gpt2_behind(pre_tokenizer);
+  const snaptok::Pipeline general = general_oracle(pre_tokenizer);
   std::uint32_t seed = 11;
   for (int i = 0; i < 400; ++i) {
     std::string t;
@@ -207,9 +232,10 @@ void check_fused_equals_general(const snaptok::Pipeline& tok, const std::vector<
   }
   for (const std::string& t : texts) {
     INFO(t);
-    const std::vector<std::uint32_t> general = tok.encode_full(t, false).ids;
-    CHECK(tok.encode(t, false) == general);
-    CHECK(tok.encode(t, false) == general);  // warm
+    const snaptok::Encoding want = general.encode_full(t, false);
+    CHECK(tok.encode(t, false) == want.ids);
+    CHECK(tok.encode(t, false) == want.ids);  // warm
+    check_same_encoding(tok.encode_full(t, false), want);
   }
 }
 
@@ -222,15 +248,15 @@ TEST_CASE("DeepSeek V3's three Splits, run as one scanner on the fused path, giv
     return R"({"type":"Split","pattern":{"Regex":)" + snaptok::detail::json_quote(pattern) +
            R"(},"behavior":"Isolated","invert":false},)";
   };
-  const snaptok::Pipeline tok = gpt2_behind(
+  const std::string pre_tokenizer =
       R"({"type":"Sequence","pretokenizers":[)" + split(snaptok::scanners::kDeepSeekDigitsPattern) +
       split(snaptok::scanners::kDeepSeekCjkPattern) + split(snaptok::scanners::kDeepSeekPattern) +
-      R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})");
+      R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})";
   const std::vector<std::string> parts = {
       "a", "Word", " ", "  ", "\n", "\r\n", "1", "2024", "!", "!a", "'s", "\x01",  // all-ASCII: the block algebra
       "\xE6\x97\xA5", "\xE3\x81\x82", "\xE3\x80\x82", "\xC2\xB2", "\xC3\xA9", "\xF0\x9F\x98\x80"};
   check_fused_equals_general(
-      tok, parts, 12,
+      pre_tokenizer, parts, 12,
       {"In 2024, 12345 people  9 x\n\n  7\t8 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE 42\xE6\x96\x87 "
        "\xC2\xB2\xC2\xB3\xD9\xA3 don't!x \xE3\x80\x82\xEF\xBC\x81 end   "});
 }
@@ -249,19 +275,62 @@ TEST_CASE("Punctuation before ByteLevel's regex, run as one scan on the fused pa
   CHECK(overlapping == 0);
   for (const char* behavior : {"Contiguous", "Isolated"}) {
     INFO(behavior);
-    const snaptok::Pipeline tok = gpt2_behind(
+    const std::string pre_tokenizer =
         std::string(R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":")") + behavior +
-        R"("},{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})");
+        R"("},{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})";
     const std::vector<std::string> parts = {
         "a", "Word", " ", "  ", "\t", "\n", "1", "!", "?!", "(", ")", "'s", "'", "$", "+=", "don't",  // all-ASCII
         "\xE3\x80\x80",                  // U+3000, a space
         "\xE2\x80\x9C", "\xC2\xAB",    // a quotation mark, a guillemet (P)
         "\xE2\x82\xAC", "\xC2\xA9",    // the euro and copyright signs (S)
         "\xE3\x80\x82", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80"};
-    check_fused_equals_general(tok, parts, 16,
+    check_fused_equals_general(pre_tokenizer, parts, 16,
                                {"a  (b", "a \t(b", "  .x", "x  ", ".  Hello", "it's", "a 's", "?'s", "\xE2\x82\xAC  (",
                                 "a\xE3\x80\x80 \xE2\x80\x9C", "(+ a", "x.'s"});
   }
+}
+
+TEST_CASE("full Encodings from the fused byte-level path equal the general stages', added tokens and pairs included") {
+  // GPT-2's own pre-tokenizer, and its tokens' offsets where a token starts
+  // or ends inside a char (emoji, CJK), next to added tokens that strip
+  // whitespace, touch words, or are special.
+  const std::string pre_tokenizer = R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true})";
+  snaptok::Pipeline tok = gpt2_behind(pre_tokenizer);
+  snaptok::Pipeline general = general_oracle(pre_tokenizer);
+  const std::vector<snaptok::AddedToken> added = {
+      {.content = "<tool>", .lstrip = true, .rstrip = true, .special = true},
+      {.content = "[mask]", .single_word = true, .normalized = false},
+      {.content = " hello", .lstrip = true},
+      {.content = "\xE6\x97\xA5\xE6\x9C\xAC", .rstrip = true}};
+  CHECK(tok.add_tokens(added) == general.add_tokens(added));
+  const std::vector<std::string> parts = {
+      "a", "Word", " ", "  ", "\n", "\r\n", "1", "2024", "!", "'s", "don't", " hello", "<tool>", " <tool> ",
+      "[mask]", " [mask] ", "<|endoftext|>",  // ASCII
+      "\xE6\x97\xA5\xE6\x9C\xAC", "\xE3\x81\x82", "\xC3\xA9", "\xF0\x9F\x98\x80", "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD",
+      "\xE2\x80\xA6", "\xC2\xA0"};
+  std::uint32_t seed = 5;
+  std::vector<std::string> texts = {"", " ", "<tool>", "Hello world", "  <tool>  x", "\xF0\x9F\x98\x80<tool>"};
+  for (int i = 0; i < 300; ++i) {
+    std::string t;
+    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 200;
+    const std::size_t kinds = i % 2 == 0 ? 17 : parts.size();
+    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
+    texts.push_back(t);
+  }
+  CHECK(tok.fused_path() == "byte-level BPE");
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string& t = texts[i];
+    const std::string& p = texts[(i * 7 + 3) % texts.size()];
+    INFO(t);
+    INFO(p);
+    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
+    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
+  }
+  const std::vector<std::string_view> batch(texts.begin(), texts.end());
+  const std::vector<snaptok::Encoding> got = tok.encode_batch_full(batch, true, 2);
+  const std::vector<snaptok::Encoding> want = general.encode_batch_full(batch, true, 2);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
 }
 
 TEST_CASE("pathological input: 1 MB without a space, 100k emoji") {

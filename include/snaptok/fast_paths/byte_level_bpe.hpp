@@ -122,18 +122,21 @@ class ByteLevelBpePath {
     if (!bpe_.deterministic()) cache = nullptr;
     const Merger merger(*this, cache);
     Pieces out(merger, ids, cache, text.data() + text.size());
-    if (deepseek_chain_) {
-      IsolatedPieces<Pieces> sink{out, text};
-      scanners::scan_deepseek_chain(text, sink);
-      sink.finish();
-    } else if (punctuation_first_) {
-      PunctuationCuts cuts(out, *punctuation_first_);
-      for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, cuts);
-      cuts.finish();
-    } else {
-      run_split(0, text, out);
-    }
+    scan(text, out);
     out.finish();
+  }
+
+  /// True when the pieces encode() merges are views of its text: ByteLevel
+  /// adds no space and no stage follows it (for_each_piece).
+  bool pieces_are_views() const noexcept { return !byte_level_->add_prefix_space() && after_.empty(); }
+
+  /// Calls give(piece) for each piece of `text` that encode() merges, in
+  /// order: the splits of HF's pre-tokenizer, as views of `text`. Requires
+  /// pieces_are_views().
+  template <class Give>
+  void for_each_piece(std::string_view text, Give&& give) const {
+    PieceSink<Give> sink{give};
+    scan(text, sink);
   }
 
  private:
@@ -213,8 +216,36 @@ class ByteLevelBpePath {
   };
   using Pieces = runtime::PieceBatch<Merger>;
 
+  // Where scan() puts pieces besides the batch: give(piece) for each
+  // non-empty one (as the batch skips empty pieces).
+  template <class Give>
+  struct PieceSink {
+    Give& give;
+    void add(std::string_view piece) {
+      if (!piece.empty()) give(piece);
+    }
+  };
+
+  // Gives the pieces of `text`, in order, to out.add: the pre-tokenizer's
+  // stages (one scan where a chain of them has one), ByteLevel's regex.
+  template <class Out>
+  void scan(std::string_view text, Out& out) const {
+    if (deepseek_chain_) {
+      IsolatedPieces<Out> sink{out, text};
+      scanners::scan_deepseek_chain(text, sink);
+      sink.finish();
+    } else if (punctuation_first_) {
+      PunctuationCuts<Out> cuts(out, *punctuation_first_);
+      for_each_isolated(ByteLevelPreTokenizer::gpt2_regex(), text, cuts);
+      cuts.finish();
+    } else {
+      run_split(0, text, out);
+    }
+  }
+
   // Applies cutting stage `i` (or, past the last one, ByteLevel + BPE) to `text`.
-  void run_split(std::size_t i, std::string_view text, Pieces& out) const {
+  template <class Out>
+  void run_split(std::size_t i, std::string_view text, Out& out) const {
     if (text.empty()) return;
     if (i == stages_.size()) {
       run_byte_level(text, out);
@@ -235,23 +266,31 @@ class ByteLevelBpePath {
     for_each_cut(*stages_[i], text, [&](std::size_t s, std::size_t e) { run_split(i + 1, text.substr(s, e - s), out); });
   }
 
-  void run_byte_level(std::string_view text, Pieces& out) const {
+  template <class Out>
+  void run_byte_level(std::string_view text, Out& out) const {
     if (byte_level_->add_prefix_space() && text.front() != ' ') {
       // set_readable_end encodes the queued pieces, so none points into
       // the copy when it is reused.
       thread_local std::string prefixed;
-      const char* outer_end = out.set_readable_end(nullptr);
-      prefixed.assign(1, ' ');
-      prefixed.append(text);
-      out.set_readable_end(prefixed.data() + prefixed.size());
-      run_byte_level_pieces(prefixed, out);
-      out.set_readable_end(outer_end);
+      if constexpr (std::is_same_v<Out, Pieces>) {
+        const char* outer_end = out.set_readable_end(nullptr);
+        prefixed.assign(1, ' ');
+        prefixed.append(text);
+        out.set_readable_end(prefixed.data() + prefixed.size());
+        run_byte_level_pieces(prefixed, out);
+        out.set_readable_end(outer_end);
+      } else {
+        prefixed.assign(1, ' ');
+        prefixed.append(text);
+        run_byte_level_pieces(prefixed, out);
+      }
       return;
     }
     run_byte_level_pieces(text, out);
   }
 
-  void run_byte_level_pieces(std::string_view text, Pieces& out) const {
+  template <class Out>
+  void run_byte_level_pieces(std::string_view text, Out& out) const {
     if (!byte_level_->use_regex()) {
       out.add(text);
       return;
@@ -271,7 +310,7 @@ class ByteLevelBpePath {
     std::size_t prev = 0;  // end of the last piece given
     SNAPTOK_ALWAYS_INLINE void give(std::size_t begin, std::size_t end) {
       const std::string_view piece(text.data() + begin, end - begin);
-      if constexpr (std::is_same_v<Out, Pieces>) {
+      if constexpr (requires { out.add(piece); }) {
         out.add(piece);
       } else {
         out(piece);
@@ -306,9 +345,10 @@ class ByteLevelBpePath {
   // (No punctuation char is \s, \p{L} or \p{N}: a run of them lies within
   // one piece of the regex, but for a contraction's apostrophe.) Falcon's
   // pre-tokenizer.
+  template <class Out>
   class PunctuationCuts {
    public:
-    PunctuationCuts(Pieces& out, const CharCutPreTokenizer& punctuation)
+    PunctuationCuts(Out& out, const CharCutPreTokenizer& punctuation)
         : out_(out), punctuation_(punctuation), isolated_(punctuation.cut_behavior() == SplitBehavior::isolated) {}
 
     // Per byte: whether it is an ASCII \s char, an ASCII punctuation char,
@@ -424,7 +464,7 @@ class ByteLevelBpePath {
       out_.add(piece.substr(part));
     }
 
-    Pieces& out_;
+    Out& out_;
     const CharCutPreTokenizer& punctuation_;
     const bool isolated_;
     const ByteKinds& kinds_ = byte_kinds(punctuation_);

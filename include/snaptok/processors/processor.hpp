@@ -100,6 +100,10 @@ PostProcessorPtr make_post_processor(const detail::Json& json);
 /// Appends `pair` to `enc` (HF Encoding::merge_with), combining overflowing
 /// parts and shifting sequence ranges; offsets grow only when requested.
 inline void merge_encodings(Encoding& enc, Encoding pair, bool growing_offsets) {
+  if (enc.empty() && enc.overflowing.empty() && enc.sequence_ranges.empty()) {
+    enc = std::move(pair);  // what the steps below give, without the copies
+    return;
+  }
   std::vector<Encoding> overflowing;
   for (const Encoding& self_o : enc.overflowing) {
     Encoding n = self_o;

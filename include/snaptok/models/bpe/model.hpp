@@ -130,6 +130,9 @@ class BpeModel final : public VocabModel {
   /// from raw bytes (merge_raw) with the same result as from their
   /// byte-level text.
   bool byte_level_ready() const noexcept { return byte_level_ready_; }
+  /// True when the vocabulary holds all 256 byte-level chars, so that a
+  /// piece's ids cover every one of its bytes (merge_raw drops none).
+  bool keeps_every_byte() const noexcept { return !drops_bytes_; }
   /// True when a piece always gives the same ids (no dropout), so callers may
   /// cache them.
   bool deterministic() const noexcept { return !dropout_; }
