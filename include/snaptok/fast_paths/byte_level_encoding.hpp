@@ -77,6 +77,7 @@ bool encode_byte_level_sequence(const ByteLevelBpePath& path, const AddedVocabul
                                 std::uint32_t type_id, std::vector<std::uint32_t>& ids, Encoding& enc) {
   const BpeModel& model = path.model();
   CharCursor chars(text);
+  std::vector<std::string_view> tokens;  // of a segment's ids
   std::uint32_t word = 0;  // the split's index
   bool exact = true;
   added.extract(
@@ -90,13 +91,24 @@ bool encode_byte_level_sequence(const ByteLevelBpePath& path, const AddedVocabul
         ids.clear();
         path.encode(segment, ids, cache);
         enc.reserve_more(ids.size());
+        // The ids' tokens are random reads of the vocabulary (GPT-2's ~1
+        // MB, o200k's ~4 MB), each a chain of loads: done in a loop of their
+        // own, they overlap (o200k, 8 KB documents: 1.2-1.4x faster than one
+        // at a time in the loop below).
+        tokens.resize(ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+          tokens[k] = model.id_to_token(ids[k]).value_or(std::string_view());
+#if defined(__GNUC__) || defined(__clang__)
+          __builtin_prefetch(tokens[k].data());
+#endif
+        }
         std::size_t next = 0;  // the first id not yet given a piece
         std::size_t at = static_cast<std::size_t>(segment.data() - text.data());
         path.for_each_piece(segment, [&](std::string_view piece) {
           const auto end = static_cast<std::size_t>(piece.data() + piece.size() - text.data());
           while (exact && at < end && next < ids.size()) {
+            const std::string_view token = tokens[next];
             const std::uint32_t id = ids[next++];
-            const std::string_view token = model.id_to_token(id).value_or(std::string_view());
             const std::size_t bytes = byte_level_length(token);
             exact = bytes != 0 && at + bytes <= end;
             if (exact) enc.push(id, std::string(token), chars.chars_of(at, at + bytes), word, type_id, 0);
