@@ -86,6 +86,15 @@ def tiktoken_from_tokenizer_json(path: str):
                              special_tokens=specials)
 
 
+def read_encodings(encodings):
+    """Reads each Encoding's ids and offsets (what a caller of encode_batch
+    does with them) and returns the Encodings."""
+    for e in encodings:
+        e.ids
+        e.offsets
+    return encodings
+
+
 class Adapter:
     """One library bound to one tokenizer and one thread setting.
 
@@ -121,6 +130,12 @@ class Adapter:
     def batch_ids(self, result):
         return result
 
+    def encodings(self, docs):
+        """The full Encodings of a batch (HF encode_batch: ids, tokens, char
+        offsets), each one's ids and offsets read as a caller would; returns
+        the Encodings."""
+        raise Unsupported("ids only, no offsets")
+
     def large_ids(self, result):
         return self.batch_ids(result)[0]
 
@@ -147,6 +162,10 @@ class SnaptokAdapter(Adapter):
 
     def batch(self, docs):
         return self.tok.encode_to_numpy(docs, add_special_tokens=self.add_special, num_threads=self.n)
+
+    def encodings(self, docs):
+        return read_encodings(self.tok.encode_batch(docs, add_special_tokens=self.add_special,
+                                                    num_threads=self.n))
 
     def batch_ids(self, result):
         ids, offsets = result
@@ -194,6 +213,9 @@ class HFAdapter(Adapter):
 
     def batch(self, docs):
         return [e.ids for e in self.fast(docs, add_special_tokens=self.add_special)]
+
+    def encodings(self, docs):
+        return read_encodings(self.tok.encode_batch(docs, add_special_tokens=self.add_special))
 
     def single(self, text):
         return self.tok.encode(text, add_special_tokens=self.add_special).ids

@@ -12,6 +12,10 @@ Scenarios:
   single  140-byte requests encoded one at a time (MB/s and µs per request)
   large   one large document (8 MB by default), 1 thread and all threads
   load    tokenizer load time from tokenizer.json (ms)
+  encodings  (only when asked for) the batch as full Encodings (HF
+          encode_batch: ids, tokens, char offsets), each document's ids and
+          offsets read into Python lists as a caller would; libraries that
+          give ids only are reported n/a
   fresh   (only when asked for) a batch of text the library has not seen:
           the --fresh-mb after the batch's text, a new set per timed run,
           each encoded once. A batch timed over and over measures how much of
@@ -71,12 +75,12 @@ LABEL = {
 }
 DIST = {"snaptok": "snaptok", "snaptok-st": "snaptok", "hf": "tokenizers", "tiktoken": "tiktoken",
         "gigatoken": "gigatoken", "snaptokens": "snaptokens", "fastokens": "fastokens"}
-SCENARIOS = ["batch", "short", "single", "large", "load", "import", "fresh"]
+SCENARIOS = ["batch", "short", "encodings", "single", "large", "load", "import", "fresh"]
 # The scenarios a plain run measures ("fresh" needs more text, "short" more
 # time: ask for them).
 DEFAULT_SCENARIOS = ["batch", "single", "large", "load"]
 # Scenarios that run in the all-threads workers too (the rest run with 1 thread).
-THREADED = {"batch", "short", "large", "fresh"}
+THREADED = {"batch", "short", "encodings", "large", "fresh"}
 # Scenarios timed in ms, with no ids to compare.
 STARTUP = {"load", "import"}
 # Fresh interpreters per timed import run (the median is reported).
@@ -269,6 +273,8 @@ def worker_main(args) -> int:
             return adapter.batch(data["docs"])
         if scenario == "short":
             return adapter.batch(data["short"])
+        if scenario == "encodings":
+            return adapter.encodings(data["docs"])
         if scenario == "fresh":
             if fresh_used == len(data["fresh"]):
                 raise ValueError("fresh: every document set was used")
@@ -354,6 +360,8 @@ def worker_main(args) -> int:
                 result = run(scenario)
                 if scenario in ("batch", "short", "fresh"):
                     digests = [_digest(x) for x in adapter.batch_ids(result)]
+                elif scenario == "encodings":  # ids and offsets, both compared with HF's
+                    digests = [_digest(list(e.ids) + [x for o in e.offsets for x in o]) for e in result]
                 elif scenario == "large":
                     digests = [_digest(adapter.large_ids(result))]
                 elif scenario == "single":
@@ -538,6 +546,7 @@ def main(argv=None) -> int:
     sizes = {
         "batch": sum(len(d.encode("utf-8")) for d in docs),
         "short": sum(len(d.encode("utf-8")) for d in short_docs),
+        "encodings": sum(len(d.encode("utf-8")) for d in docs),
         "single": sum(len(r.encode("utf-8")) for r in requests),
         "large": len(large.encode("utf-8")),
         "load": 0,
@@ -715,6 +724,7 @@ def main(argv=None) -> int:
 SCENARIO_TITLE = {
     "batch": "batch, ~8 KB docs",
     "short": f"batch, ~{SHORT_DOC_BYTES} B docs",
+    "encodings": "batch as full Encodings (ids + offsets), ~8 KB docs",
     "single": "single 140 B requests",
     "large": "one large document",
     "load": "tokenizer load",
