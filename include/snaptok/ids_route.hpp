@@ -12,6 +12,9 @@
 // Truncation and padding need the whole Encoding: those calls go through
 // the general stages (general_stages.hpp). A route that proves its cuts
 // encodes a long document as parts cut at cut points, in parallel.
+// Full Encodings (encode_full) take the byte-level BPE path too, where its
+// pieces are views of the text (fast_paths/byte_level_encoding.hpp), else
+// the general stages.
 #pragma once
 
 #include <algorithm>

@@ -3,8 +3,9 @@
 SentencePiece-style BPE ("SentencePiece BPE") and the pipelines that drop the
 whitespace between words ("whitespace words": BertPreTokenizer + WordPiece,
 WhitespaceSplit / Metaspace + Unigram) take encode_ids and the batch calls
-straight from text to ids. They must give the ids of the general path
-(encode(...).ids, which keeps alignments) and of HF on every input: random
+straight from text to ids. They must give HF's ids, and encode (the general
+stages, or for byte-level BPE the fused path's full Encoding) HF's Encoding
+field by field, on every input: random
 text built from the bytes and chars their proofs turn on (whitespace the
 normalizer rewrites, control chars, CR LF, grapheme clusters across a space,
 "▁", NBSP, added tokens), the corpora, and configurations the paths must
