@@ -217,13 +217,15 @@ class ByteLevelBpePath {
   using Pieces = runtime::PieceBatch<Merger>;
 
   // Where scan() puts pieces besides the batch: give(piece) for each
-  // non-empty one (as the batch skips empty pieces).
+  // non-empty one (as the batch skips empty pieces). Pieces are not read
+  // ahead, so the buffer they lie in needs no bound.
   template <class Give>
   struct PieceSink {
     Give& give;
     void add(std::string_view piece) {
       if (!piece.empty()) give(piece);
     }
+    const char* set_readable_end(const char*) noexcept { return nullptr; }
   };
 
   // Gives the pieces of `text`, in order, to out.add: the pre-tokenizer's
@@ -272,18 +274,12 @@ class ByteLevelBpePath {
       // set_readable_end encodes the queued pieces, so none points into
       // the copy when it is reused.
       thread_local std::string prefixed;
-      if constexpr (std::is_same_v<Out, Pieces>) {
-        const char* outer_end = out.set_readable_end(nullptr);
-        prefixed.assign(1, ' ');
-        prefixed.append(text);
-        out.set_readable_end(prefixed.data() + prefixed.size());
-        run_byte_level_pieces(prefixed, out);
-        out.set_readable_end(outer_end);
-      } else {
-        prefixed.assign(1, ' ');
-        prefixed.append(text);
-        run_byte_level_pieces(prefixed, out);
-      }
+      const char* outer_end = out.set_readable_end(nullptr);
+      prefixed.assign(1, ' ');
+      prefixed.append(text);
+      out.set_readable_end(prefixed.data() + prefixed.size());
+      run_byte_level_pieces(prefixed, out);
+      out.set_readable_end(outer_end);
       return;
     }
     run_byte_level_pieces(text, out);
