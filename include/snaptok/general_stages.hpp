@@ -45,17 +45,29 @@ class GeneralStages {
   /// post-processing.
   Encoding encode(const EncodeSettings& settings, std::string_view text, std::optional<std::string_view> pair,
                   bool add_special_tokens, bool ids_only, std::uint32_t pair_type_id = 1) const {
-    detail::require_utf8(text, "input text");
-    if (pair) detail::require_utf8(*pair, "input pair text");
     // With max_length below the special tokens nothing is cut (see post_process).
     const std::optional<TruncationParams>& truncation = settings.truncation;
     const bool early_exit =
         ids_only && !pair && truncation &&
         !(add_special_tokens && post_processor_ &&
           post_processor_->added_tokens(false) > truncation->max_length);
-    Encoding enc = encode_sequence(settings, text, 0, early_exit);
+    return encode_with(settings, text, pair, add_special_tokens, pair_type_id,
+                       [&](std::string_view sequence, std::uint32_t type_id) {
+                         return encode_sequence(settings, sequence, type_id, early_exit);  // (no pair then)
+                       });
+  }
+
+  /// encode() with each sequence's Encoding before post-processing from
+  /// `sequence(text, type_id)` (HF encode_char_offsets): the input checked,
+  /// both sequences encoded, then post_process.
+  template <class EncodeSequence>
+  Encoding encode_with(const EncodeSettings& settings, std::string_view text, std::optional<std::string_view> pair,
+                       bool add_special_tokens, std::uint32_t pair_type_id, EncodeSequence&& sequence) const {
+    detail::require_utf8(text, "input text");
+    if (pair) detail::require_utf8(*pair, "input pair text");
+    Encoding enc = sequence(text, 0);
     std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(settings, *pair, pair_type_id, false);
+    if (pair) pair_enc = sequence(*pair, pair_type_id);
     return post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
   }
 

@@ -152,20 +152,18 @@ class IdsRoute {
     return rows;
   }
 
-  /// The full Encoding of `text` (and `pair`): HF encode_char_offsets for
-  /// each sequence, then post_process (GeneralStages::encode). A sequence
-  /// goes through the fused byte-level path where it gives the same
-  /// Encoding (fast_paths/byte_level_encoding.hpp), else the general stages.
-  /// `pair_type_id`: the type id of the pair's tokens before post-processing.
+  /// The full Encoding of `text` (and `pair`), as GeneralStages::encode
+  /// gives it; a sequence goes through the fused byte-level path where it
+  /// gives the same Encoding (fast_paths/byte_level_encoding.hpp), else the
+  /// general stages. `pair_type_id`: the type id of the pair's tokens
+  /// before post-processing. (The caller flushes `ws`'s cache counts.)
   Encoding encode_full(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
                        std::optional<std::string_view> pair, bool add_special_tokens,
                        std::uint32_t pair_type_id = 1) const {
-    detail::require_utf8(text, "input text");
-    if (pair) detail::require_utf8(*pair, "input pair text");
-    Encoding enc = encode_sequence(settings, ws, text, 0);
-    std::optional<Encoding> pair_enc;
-    if (pair) pair_enc = encode_sequence(settings, ws, *pair, pair_type_id);
-    return general().post_process(settings, std::move(enc), std::move(pair_enc), add_special_tokens);
+    return general().encode_with(settings, text, pair, add_special_tokens, pair_type_id,
+                                 [&](std::string_view sequence, std::uint32_t type_id) {
+                                   return encode_sequence(settings, ws, sequence, type_id);
+                                 });
   }
 
   /// The general stages with offsets (general_stages.hpp), over the same stages.
@@ -196,7 +194,6 @@ class IdsRoute {
       };
       const bool exact = encode_byte_level_sequence(*byte_level_bpe_, added, settings.encode_special_tokens,
                                                     unchanged, cache, text, type_id, ws.scratch_ids(), enc);
-      ws.flush_counts();
       if (exact) return enc;
     }
     return general().encode_sequence(settings, text, type_id, /*early_exit=*/false);

@@ -172,7 +172,9 @@ class Pipeline {
   Encoding encode_full(std::string_view text, std::optional<std::string_view> pair,
                        bool add_special_tokens) const {
     runtime::Workspace& ws = runtime::Workspace::current();
-    return ids_.encode_full(*settings_.load(), ws, text, pair, add_special_tokens);
+    Encoding out = ids_.encode_full(*settings_.load(), ws, text, pair, add_special_tokens);
+    ws.flush_counts();
+    return out;
   }
 
   // The stages one at a time (HF's component objects: tokenizer.normalizer,
