@@ -110,6 +110,17 @@ class GeneralStages {
     return into_encoding(pts, type_id);
   }
 
+  /// The Encoding of `span`, text that holds no added token, through the
+  /// normalizer, the pre-tokenizer and the model (char offsets into
+  /// `span`, word ids from 0), as a fused path hands it over.
+  Encoding encode_span(std::string_view span, std::uint32_t type_id) const {
+    PreTokenizedString pts(span, /*track_offsets=*/true);
+    if (normalizer_) pts.normalize([&](NormalizedString& ns) { normalizer_->normalize(ns); });
+    if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pts);
+    tokenize_splits(pts, std::nullopt, false);
+    return into_encoding(pts, type_id);
+  }
+
   /// HF TokenizerImpl::post_process: truncate, post-process, pad.
   Encoding post_process(const EncodeSettings& settings, Encoding enc, std::optional<Encoding> pair,
                         bool add_special_tokens) const {

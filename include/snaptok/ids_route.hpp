@@ -12,9 +12,10 @@
 // Truncation and padding need the whole Encoding: those calls go through
 // the general stages (general_stages.hpp). A route that proves its cuts
 // encodes a long document as parts cut at cut points, in parallel.
-// Full Encodings (encode_full) take the byte-level BPE path too, where its
-// pieces are views of the text (fast_paths/byte_level_encoding.hpp), else
-// the general stages.
+// Full Encodings (encode_full) take the fused paths too where they can tell
+// each token's input bytes (fast_paths/fused_encoding.hpp: the byte-level
+// BPE path where its pieces are views of the text, a segment path that
+// implements encode_tokens), else the general stages.
 #pragma once
 
 #include <algorithm>
@@ -153,9 +154,8 @@ class IdsRoute {
   }
 
   /// The full Encoding of `text` (and `pair`), as GeneralStages::encode
-  /// gives it; a sequence goes through the fused byte-level path where it
-  /// gives the same Encoding (fast_paths/byte_level_encoding.hpp), else the
-  /// general stages. `pair_type_id`: the type id of the pair's tokens
+  /// gives it; a sequence goes through a fused path where it gives the same
+  /// Encoding (fast_paths/fused_encoding.hpp), else the general stages. `pair_type_id`: the type id of the pair's tokens
   /// before post-processing. (The caller flushes `ws`'s cache counts.)
   Encoding encode_full(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
                        std::optional<std::string_view> pair, bool add_special_tokens,
@@ -185,15 +185,29 @@ class IdsRoute {
                            std::uint32_t type_id) const {
     const AddedVocabulary& added = *settings.added_tokens;
     const bool nothing_to_normalize = !normalizer_ || normalizer_->is_identity();
+    Encoding enc;
     if (fused_encoding_ && (nothing_to_normalize || !added.has_normalized_tokens())) {
-      Encoding enc;
       runtime::PieceCache* cache =
           ws.cache(byte_level_bpe_->cache_owner(), settings.cache_budget, runtime::default_threads());
-      auto unchanged = [&](std::string_view segment) {
-        return nothing_to_normalize || normalizer_->leaves_unchanged(segment);
+      std::vector<std::string_view>& tokens = ws.scratch_views();
+      const bool exact = encode_by_segments(
+          added, settings.encode_special_tokens, text, type_id, enc,
+          [&](std::string_view segment, SegmentStart, EncodingBuilder& out) {
+            return (nothing_to_normalize || normalizer_->leaves_unchanged(segment)) &&
+                   encode_byte_level_segment(*byte_level_bpe_, cache, segment, ws.scratch_ids(), tokens, out);
+          });
+      if (exact) return enc;
+    } else if (const SegmentPath* segment_path = this->segment_path(settings)) {
+      runtime::PieceCache* cache =
+          ws.cache(segment_path->cache_owner(), settings.cache_budget, runtime::default_threads());
+      auto span_tokens = [&](std::string_view span, EncodingBuilder& out) {
+        return out.append(general().encode_span(span, type_id), span);
       };
-      const bool exact = encode_byte_level_sequence(*byte_level_bpe_, added, settings.encode_special_tokens,
-                                                    unchanged, cache, text, type_id, ws.scratch_ids(), enc);
+      const bool exact = encode_by_segments(added, settings.encode_special_tokens, text, type_id, enc,
+                                            [&](std::string_view segment, SegmentStart start, EncodingBuilder& out) {
+                                              return segment_path->encode_tokens(segment, start, cache,
+                                                                                 ws.scratch_ids(), span_tokens, out);
+                                            });
       if (exact) return enc;
     }
     return general().encode_sequence(settings, text, type_id, /*early_exit=*/false);

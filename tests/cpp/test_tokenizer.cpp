@@ -333,6 +333,159 @@ TEST_CASE("full Encodings from the fused byte-level path equal the general stage
   for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
 }
 
+namespace {
+
+// A Llama-style SentencePiece BPE (Prepend("▁") + Replace(" ", "▁"), byte
+// fallback for every byte) behind `pre_tokenizer` (JSON), with a few
+// words' merges and the added tokens <s> (special) and <sep>.
+snaptok::Pipeline llama_like(const std::string& pre_tokenizer) {
+  std::string vocab = R"("<unk>":0,"<s>":1,"<sep>":2)";
+  std::uint32_t next = 3;
+  auto add = [&](const std::string& token) {
+    vocab += "," + snaptok::detail::json_quote(token) + ":" + std::to_string(next++);
+  };
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (int b = 0; b < 256; ++b) add(std::string("<0x") + kHex[b >> 4] + kHex[b & 15] + ">");
+  for (const char* t : {"\xE2\x96\x81", "t", "h", "e", "l", "o", "w", "r", "d", "x", "<", "0", ">", "\n",
+                        "\xC3\xA9", "\xE2\x96\x81t", "he", "\xE2\x96\x81the", "\xE2\x96\x81\xE2\x96\x81", "ll",
+                        "ell", "hell", "hello", "\xE2\x96\x81hello", "<0", "<0x", "or", "wor", "\xE2\x96\x81wor",
+                        "\xE2\x96\x81world", "ld"}) {
+    add(t);
+  }
+  const std::string merges = R"("▁ t","h e","▁t he","▁ ▁","l l","e ll","h ell","hell o","▁ hello",)"
+                             R"("< 0","<0 x","o r","w or","▁ wor","l d","▁wor ld")";
+  std::string json = R"({"version":"1.0","added_tokens":[
+      {"id":0,"content":"<unk>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true},
+      {"id":1,"content":"<s>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true},
+      {"id":2,"content":"<sep>","single_word":false,"lstrip":true,"rstrip":false,"normalized":false,"special":false}],
+    "normalizer":{"type":"Sequence","normalizers":[{"type":"Prepend","prepend":"\u2581"},
+                  {"type":"Replace","pattern":{"String":" "},"content":"\u2581"}]},
+    "pre_tokenizer":)" + pre_tokenizer + R"(,
+    "post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<s>","type_id":0}},
+        {"Sequence":{"id":"A","type_id":0}}],"pair":[{"SpecialToken":{"id":"<s>","type_id":0}},
+        {"Sequence":{"id":"A","type_id":0}},{"Sequence":{"id":"B","type_id":1}}],
+        "special_tokens":{"<s>":{"id":"<s>","ids":[1],"tokens":["<s>"]}}},
+    "decoder":null,
+    "model":{"type":"BPE","unk_token":"<unk>","fuse_unk":true,"byte_fallback":true,
+             "vocab":{)" + vocab + R"(},"merges":[)" + merges + "]}}";
+  return snaptok::Pipeline::from_json(json);
+}
+
+}  // namespace
+
+TEST_CASE("full Encodings from the fused SentencePiece BPE path equal the general stages'") {
+  // Byte-fallback tokens inside a char, the prepended "▁" (on its own and
+  // merged), spaces in runs and at the ends, the text "<0x3C>" (a literal
+  // that reads as a byte token), added tokens that strip or are special.
+  const snaptok::Pipeline tok = llama_like("null");
+  // The oracle: a Split on U+0000 (absent from the texts) keeps the path off.
+  const snaptok::Pipeline general =
+      llama_like(R"({"type":"Split","pattern":{"String":"\u0000"},"behavior":"Isolated","invert":false})");
+  REQUIRE(tok.fused_path() == "SentencePiece BPE");
+  REQUIRE(general.fused_path() == "none");
+  const std::vector<std::string> parts = {
+      "the", "hello", "world", " ", "  ", "x", "e", "\n", "<0x41>", "<0x3C>", "<s>", " <sep>", "<sep>",  // ASCII
+      "\xC3\xA9", "\xE2\x96\x81", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x98\x80", "\xC2\xA0", "\xE2\x80\xA6"};
+  std::uint32_t seed = 7;
+  std::vector<std::string> texts = {"", " ", "<s>", "hello world", " the", "the ", "\xC3\xA9 x", "<s> <sep>the"};
+  for (int i = 0; i < 300; ++i) {
+    std::string t;
+    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 120;
+    const std::size_t kinds = i % 2 == 0 ? 13 : parts.size();
+    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
+    texts.push_back(t);
+  }
+  // The path itself gives the tokens of texts without added tokens (no
+  // fallback to the general stages), except around a literal "<0x3C>".
+  const auto path = snaptok::make_segment_path(tok.normalizer(), tok.pre_tokenizer(), tok.model());
+  REQUIRE(path);
+  std::vector<std::uint32_t> scratch;
+  auto no_spans = [](std::string_view, snaptok::EncodingBuilder&) { return false; };
+  for (const std::string& t : {std::string("hello  world"), std::string(" \xE6\x97\xA5 x\xF0\x9F\x98\x80 "),
+                               std::string("  "), std::string("<0x41>\xC3\xA9 \xE2\x96\x81 the\n")}) {
+    INFO(t);
+    snaptok::Encoding enc;
+    snaptok::EncodingBuilder out(t, 0, enc);
+    CHECK(path->encode_tokens(t, snaptok::SegmentStart::kText, nullptr, scratch, no_spans, out));
+    const snaptok::Encoding want = general.encode_full(t, false);  // (post-processed: sequence ranges)
+    CHECK(enc.ids == want.ids);
+    CHECK(enc.tokens == want.tokens);
+    CHECK(enc.offsets == want.offsets);
+    CHECK(enc.word_ids == want.word_ids);
+  }
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string& t = texts[i];
+    const std::string& p = texts[(i * 7 + 3) % texts.size()];
+    INFO(t);
+    INFO(p);
+    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
+    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
+  }
+  const std::vector<std::string_view> batch(texts.begin(), texts.end());
+  const std::vector<snaptok::Encoding> got = tok.encode_batch_full(batch, true, 2);
+  const std::vector<snaptok::Encoding> want = general.encode_batch_full(batch, true, 2);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
+}
+
+TEST_CASE("full Encodings from the fused whitespace-words path equal the general stages'") {
+  // The bundled T5-style Unigram (Precompiled, Strip(right), runs of spaces
+  // collapsed, Metaspace): words on the path, the "▁" of a collapsed run,
+  // spans it leaves to the general stages (non-ASCII, control chars the
+  // normalizer removes, a span that starts the text), added tokens.
+  std::ifstream in(SNAPTOK_TEST_DATA_DIR "/spm-botchan-unigram-1000-t5/tokenizer.json", std::ios::binary);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const snaptok::Pipeline tok = snaptok::Pipeline::from_json(json);
+  // The oracle: a Split on U+0000 after Metaspace keeps the path off.
+  const std::string metaspace = R"({"type":"Metaspace","replacement":"▁","prepend_scheme":"always","split":true})";
+  std::string oracle_json = json;
+  const std::size_t at = oracle_json.find(metaspace);
+  REQUIRE(at != std::string::npos);
+  oracle_json.replace(at, metaspace.size(),
+                      R"({"type":"Sequence","pretokenizers":[)" + metaspace +
+                          R"(,{"type":"Split","pattern":{"String":"\u0000"},"behavior":"Isolated","invert":false}]})");
+  const snaptok::Pipeline general = snaptok::Pipeline::from_json(oracle_json);
+  REQUIRE(tok.fused_path() == "whitespace words");
+  REQUIRE(general.fused_path() == "none");
+  const std::vector<std::string> parts = {
+      "the", "Hello", "world", "don't", "x", "42", ",", ".", " ", "  ", "   ", "\n", "</s>", " <s> ",  // ASCII
+      "\x01", "\xC3\xA9", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x98\x80", "\xC2\xA0", "\xE2\x80\x9C", "\xEF\xBC\xA1"};
+  std::uint32_t seed = 3;
+  std::vector<std::string> texts = {"", " ", "Hello  world", "  ab", "ab   ", "\x01 (", "a \x01 (", "\xC3\xA9t\xC3\xA9 x"};
+  for (int i = 0; i < 300; ++i) {
+    std::string t;
+    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 120;
+    const std::size_t kinds = i % 2 == 0 ? 14 : parts.size();
+    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
+    texts.push_back(t);
+  }
+  // The path itself gives the tokens of ASCII words and runs.
+  const auto path = snaptok::make_segment_path(tok.normalizer(), tok.pre_tokenizer(), tok.model());
+  REQUIRE(path);
+  std::vector<std::uint32_t> scratch;
+  auto no_spans = [](std::string_view, snaptok::EncodingBuilder&) { return false; };
+  for (const std::string& t : {std::string("Hello  world"), std::string("a   b  c, don't 42. "),
+                               std::string("x"), std::string("  leading")}) {
+    INFO(t);
+    snaptok::Encoding enc;
+    snaptok::EncodingBuilder out(t, 0, enc);
+    CHECK(path->encode_tokens(t, snaptok::SegmentStart::kText, nullptr, scratch, no_spans, out));
+    const snaptok::Encoding want = general.encode_full(t, false);
+    CHECK(enc.ids == want.ids);
+    CHECK(enc.tokens == want.tokens);
+    CHECK(enc.offsets == want.offsets);
+    CHECK(enc.word_ids == want.word_ids);
+  }
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string& t = texts[i];
+    const std::string& p = texts[(i * 7 + 3) % texts.size()];
+    INFO(t);
+    INFO(p);
+    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
+    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
+  }
+}
+
 TEST_CASE("pathological input: 1 MB without a space, 100k emoji") {
   const std::string a(1 << 20, 'a');
   const auto ids = gpt2().encode(a);

@@ -47,6 +47,8 @@ enum class SegmentStart : std::uint8_t {
                 // cut in parts: the segment's text before it is another part's
 };
 
+class EncodingBuilder;  // fast_paths/fused_encoding.hpp
+
 class SegmentPath {
  public:
   /// Appends the ids the general stages give for a span of a segment.
@@ -60,6 +62,23 @@ class SegmentPath {
   virtual void encode(std::string_view segment, SegmentStart start,
                       std::vector<std::uint32_t>& ids, runtime::PieceCache* cache,
                       General general) const = 0;
+
+  /// Pushes the tokens of a span of a segment as the general stages give
+  /// them (normalization, pre-tokenization, the model), or returns false.
+  using SpanTokens = FunctionRef<bool(std::string_view, EncodingBuilder&)>;
+
+  /// Pushes the tokens of `segment` (a view into the builder's text) with
+  /// the input bytes each came from, as the general stages give them
+  /// (fast_paths/fused_encoding.hpp), starting a new split after each of
+  /// its splits; the spans the path leaves to the general stages go to
+  /// `span_tokens`; `ids` is scratch. Returns false, with some tokens pushed,
+  /// when it cannot (the default: the path gives ids only); the caller then
+  /// runs the general stages.
+  virtual bool encode_tokens(std::string_view segment, SegmentStart start, runtime::PieceCache* cache,
+                             std::vector<std::uint32_t>& ids, SpanTokens span_tokens, EncodingBuilder& out) const {
+    (void)segment, (void)start, (void)cache, (void)ids, (void)span_tokens, (void)out;
+    return false;
+  }
 
   /// True when a segment cut at any of its cut points has the ids of the
   /// part before the cut followed by those of the part from it (encoded

@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "snaptok/fast_paths/fused_encoding.hpp"
 #include "snaptok/fast_paths/segment_path.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/normalizers/prepend.hpp"
@@ -90,15 +91,7 @@ class SentencePieceBpePath final : public SegmentPath {
       text = whole;
       if (text.empty()) return;
     }
-    const char first = mapped ? map(text.front()) : text.front();
-    // A part from a cut point continues a segment: its "▁" was prepended
-    // to the part that begins the segment.
-    const bool prepend =
-        start != SegmentStart::kCutPoint &&
-        (prepend_unconditionally_ ||
-         (first != ' ' && !(!mapped && text.starts_with(space_)) &&
-          (prepend_ == PrependScheme::always ||
-           (prepend_ == PrependScheme::first && start == SegmentStart::kText))));
+    const bool prepend = prepends(text, mapped, start);
     const Encoder encoder{*this};
     Pieces pieces(encoder, ids, cache, nullptr);
     for (std::size_t begin = 0; begin < text.size();) {
@@ -116,8 +109,92 @@ class SentencePieceBpePath final : public SegmentPath {
     pieces.finish();
   }
 
+  // The segment is one split. Its normalized text is walked token by
+  // token: each token is the text's next bytes, or the byte a
+  // byte-fallback token stands for.
+  bool encode_tokens(std::string_view segment, SegmentStart start, runtime::PieceCache* cache,
+                     std::vector<std::uint32_t>& ids, SpanTokens, EncodingBuilder& out) const override {
+    if (segment.empty()) return true;
+    if (normalizer_ && !normalizer_->leaves_unchanged(segment)) return false;
+    ids.clear();
+    auto no_span = [](std::string_view, std::vector<std::uint32_t>&) {};
+    encode(segment, start, ids, cache, no_span);
+    out.reserve_more(ids.size());
+    const std::size_t base = out.offset_of(segment);
+    ReplacedSpaces text(segment, space_, prepends(segment, normalizer_ && maps_alone(segment), start));
+    for (const std::uint32_t id : ids) {
+      const std::string_view token = bpe_.id_to_token(id).value_or(std::string_view());
+      const std::optional<unsigned char> byte = bpe_.fallback_byte(id);
+      // ("<0x3C>" is also the text "<0x3C>": left to the general stages.)
+      if (token.empty() || byte == '<') return false;
+      const std::size_t begin = text.source();
+      if (!(byte ? text.pass(static_cast<char>(*byte)) : text.pass(token))) return false;
+      out.push(id, token, base + begin, base + text.last_source() + 1);
+    }
+    out.next_split();
+    return text.done();
+  }
+
  private:
   explicit SentencePieceBpePath(const BpeModel& bpe) : bpe_(bpe) {}
+
+  // True when a "▁" goes in front of `text`: a segment after the
+  // normalizer, or before it when `mapped` (the normalizer maps it byte by
+  // byte). A part from a cut point continues a segment: its "▁" was
+  // prepended to the part that begins the segment.
+  bool prepends(std::string_view text, bool mapped, SegmentStart start) const noexcept {
+    const char first = mapped ? map(text.front()) : text.front();
+    return start != SegmentStart::kCutPoint &&
+           (prepend_unconditionally_ ||
+            (first != ' ' && !(!mapped && text.starts_with(space_)) &&
+             (prepend_ == PrependScheme::always || (prepend_ == PrependScheme::first && start == SegmentStart::kText))));
+  }
+
+  // A segment's normalized text, walked byte by byte: the replacement in
+  // front when prepended, then the segment with each ' ' replaced. Each
+  // byte comes from one byte of the segment (the prepended replacement
+  // from its first), to whose char the normalizers align it.
+  class ReplacedSpaces {
+   public:
+    ReplacedSpaces(std::string_view segment, std::string_view space, bool prepended) noexcept
+        : segment_(segment), space_(space), in_prepended_(prepended) {}
+
+    /// The segment byte the next byte comes from.
+    std::size_t source() const noexcept { return in_prepended_ ? 0 : at_; }
+    /// The segment byte the last byte passed came from.
+    std::size_t last_source() const noexcept { return last_; }
+    /// True when every byte has been passed.
+    bool done() const noexcept { return !in_prepended_ && at_ == segment_.size(); }
+
+    /// Passes the next bytes when they are `bytes`; returns false when not.
+    bool pass(std::string_view bytes) noexcept {
+      for (const char c : bytes) {
+        if (!pass(c)) return false;
+      }
+      return true;
+    }
+    bool pass(char c) noexcept {
+      if (in_prepended_ || (at_ < segment_.size() && segment_[at_] == ' ')) {
+        if (c != space_[in_space_]) return false;
+        last_ = source();
+        if (++in_space_ < space_.size()) return true;
+        in_space_ = 0;
+        at_ += in_prepended_ ? 0 : 1;
+        in_prepended_ = false;
+        return true;
+      }
+      if (at_ == segment_.size() || segment_[at_] != c) return false;
+      last_ = at_++;
+      return true;
+    }
+
+   private:
+    std::string_view segment_, space_;
+    bool in_prepended_;
+    std::size_t at_ = 0;        // the segment byte the next byte comes from (past the prepended)
+    std::size_t in_space_ = 0;  // bytes of the current replacement passed
+    std::size_t last_ = 0;
+  };
 
   // A miss replaces the piece's spaces and merges it past the model's own
   // cache (at most one id per byte of the piece: "▁" is one token).

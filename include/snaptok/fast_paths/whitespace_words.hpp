@@ -34,6 +34,7 @@
 #include "snaptok/detail/grapheme.hpp"
 #include "snaptok/detail/inline.hpp"
 #include "snaptok/detail/utf8.hpp"
+#include "snaptok/fast_paths/fused_encoding.hpp"
 #include "snaptok/fast_paths/segment_path.hpp"
 #include "snaptok/models/bpe.hpp"
 #include "snaptok/models/unigram.hpp"
@@ -89,6 +90,7 @@ class WhitespaceWordsPath final : public SegmentPath {
     if (path->collapse_runs_ && path->collapse_to_ != " " && path->collapse_to_ != path->prefix_) {
       return nullptr;
     }
+    path->read_token_rules();
     path->printable_fast_ = true;
     for (unsigned b = 0x21; b < 0x7F; ++b) path->printable_fast_ &= path->kind_[b] == kWordByte;
     path->ascii_classes_fast_ = true;
@@ -106,45 +108,49 @@ class WhitespaceWordsPath final : public SegmentPath {
               runtime::PieceCache* cache, General general) const override {
     runtime::PieceBatch<WhitespaceWordsPath> words(*this, ids, cache,
                                                    segment.data() + segment.size());
-    constexpr unsigned kNotSpace = scanners::kBytesAscii & ~scanners::kBytesSpace;
-    scanners::BlockMasks masks(segment);
-    const std::size_t n = segment.size();
-    std::size_t open = 0;  // start of the text not yet encoded (after the last cut)
-    CleanBlocks seen;
-    for (std::size_t i = 0; i < n;) {
-      if (open == i) {
-        // The words that lie in clean blocks, by the blocks' masks.
-        i = add_clean_words(segment, i, masks, seen, words);
-        open = i;
-      }
-      const std::size_t word_end = masks.run_end<kNotSpace | scanners::kBytesNonascii>(i);
-      // The common case first: one ' ' between two ASCII words.
-      const bool one_space = word_end > 0 && word_end + 1 < n && segment[word_end] == ' ' &&
-                             kind_[static_cast<unsigned char>(segment[word_end + 1])] == kWordByte;
-      const std::size_t run_end =
-          one_space ? word_end + 1 : masks.run_end<scanners::kBytesSpace>(word_end);
-      if (one_space ? single_space_cuts(segment, word_end) : is_cut(segment, word_end, run_end)) {
-        if (open == i && word_end > i &&
-            is_fast_word(segment.substr(i, word_end - i), segment.data() + n)) {
-          words.add(segment.substr(i, word_end - i));
-        } else if (open < word_end) {
-          words.finish();  // the ids so far, then the span's
-          general(segment.substr(open, word_end - open), ids);
-        }
-        open = run_end;
-        if (space_pieces_ && run_end > word_end) {
-          // Each separator byte is one space (a collapsed run: one in all);
-          // the last goes with the next word, at the end it is stripped or
-          // alone.
-          const std::size_t spaces = collapse_runs_ ? 1 : run_end - word_end;
-          const std::size_t alone = run_end < n ? spaces - 1 : strip_right_ ? 0 : spaces;
-          for (std::size_t k = 0; k < alone; ++k) words.add(segment.substr(word_end + k, 1));
-        }
-      }
-      i = run_end;
-    }
+    scan(segment, words, [&](std::string_view span) {
+      words.finish();  // the ids so far, then the span's
+      general(span, ids);
+    });
     words.finish();
-    if (open < n) general(segment.substr(open), ids);  // a last run that is no cut
+  }
+
+  // The pieces the scan settles are tiled by their ids' tokens (each a
+  // split, or with BertPreTokenizer each run of letters and digits and each
+  // other char of one); the spans it leaves go to `span_tokens`.
+  bool encode_tokens(std::string_view segment, SegmentStart, runtime::PieceCache* cache,
+                     std::vector<std::uint32_t>& ids, SpanTokens span_tokens,
+                     EncodingBuilder& out) const override {
+    thread_local std::vector<Piece> pieces;
+    pieces.clear();
+    ids.clear();
+    {
+      runtime::PieceBatch<WhitespaceWordsPath> batch(*this, ids, cache, segment.data() + segment.size());
+      PieceRecorder words{batch, pieces};
+      scan(segment, words, [&](std::string_view span) { pieces.push_back({span, true}); });
+      batch.finish();
+    }
+    out.reserve_more(ids.size());
+    std::size_t next = 0;  // the first id not yet placed
+    for (const Piece& piece : pieces) {
+      if (piece.span) {
+        // The separator before a span (the last of a cut's run) goes with
+        // it: the ids are the same, and so are the offsets of the whole
+        // (with Metaspace alone it is the "▁" of the span's first piece; a
+        // char the normalizer removes at the span's start is aligned to it,
+        // as in the whole, not to the char after).
+        // A span that starts the segment is left whole to the general
+        // stages: a char the normalizer removes at a text's start shifts
+        // HF's alignments of all that follows (T5's Precompiled on
+        // "\x01a (": "▁(" at chars 2-3).
+        if (piece.text.data() == segment.data()) return false;
+        const std::string_view span(piece.text.data() - 1, piece.text.size() + 1);
+        if (!spans_tile_ || !span_tokens(span, out)) return false;
+      } else if (!tile_piece(segment, piece.text, ids, next, out)) {
+        return false;
+      }
+    }
+    return next == ids.size();
   }
 
   // When ' ' is a separator and every ASCII letter a word byte, the ' ' of
@@ -187,6 +193,154 @@ class WhitespaceWordsPath final : public SegmentPath {
   }
 
  private:
+  // A piece the scan settles, or a span it leaves to the general stages.
+  struct Piece {
+    std::string_view text;
+    bool span;
+  };
+  // The scan's words for encode_tokens: queued for their ids and recorded.
+  struct PieceRecorder {
+    runtime::PieceBatch<WhitespaceWordsPath>& batch;
+    std::vector<Piece>& pieces;
+    void add(std::string_view piece) {
+      batch.add(piece);
+      pieces.push_back({piece, false});
+    }
+  };
+
+  // Adds the pieces of `segment` to `words` (add(view)) and hands the
+  // spans between cuts that it does not settle to `span(view)`, in order.
+  template <class Words, class Span>
+  void scan(std::string_view segment, Words& words, Span&& span) const {
+    constexpr unsigned kNotSpace = scanners::kBytesAscii & ~scanners::kBytesSpace;
+    scanners::BlockMasks masks(segment);
+    const std::size_t n = segment.size();
+    std::size_t open = 0;  // start of the text not yet encoded (after the last cut)
+    CleanBlocks seen;
+    for (std::size_t i = 0; i < n;) {
+      if (open == i) {
+        // The words that lie in clean blocks, by the blocks' masks.
+        i = add_clean_words(segment, i, masks, seen, words);
+        open = i;
+      }
+      const std::size_t word_end = masks.run_end<kNotSpace | scanners::kBytesNonascii>(i);
+      // The common case first: one ' ' between two ASCII words.
+      const bool one_space = word_end > 0 && word_end + 1 < n && segment[word_end] == ' ' &&
+                             kind_[static_cast<unsigned char>(segment[word_end + 1])] == kWordByte;
+      const std::size_t run_end =
+          one_space ? word_end + 1 : masks.run_end<scanners::kBytesSpace>(word_end);
+      if (one_space ? single_space_cuts(segment, word_end) : is_cut(segment, word_end, run_end)) {
+        if (open == i && word_end > i &&
+            is_fast_word(segment.substr(i, word_end - i), segment.data() + n)) {
+          words.add(segment.substr(i, word_end - i));
+        } else if (open < word_end) {
+          span(segment.substr(open, word_end - open));
+        }
+        open = run_end;
+        if (space_pieces_ && run_end > word_end) {
+          // Each separator byte is one space (a collapsed run: one in all);
+          // the last goes with the next word, at the end it is stripped or
+          // alone.
+          const std::size_t spaces = collapse_runs_ ? 1 : run_end - word_end;
+          const std::size_t alone = run_end < n ? spaces - 1 : strip_right_ ? 0 : spaces;
+          // (A collapsed run's space is its last, to which it is aligned.)
+          const std::size_t first = collapse_runs_ ? run_end - alone : word_end;
+          for (std::size_t k = 0; k < alone; ++k) words.add(segment.substr(first + k, 1));
+        }
+      }
+      i = run_end;
+    }
+    if (open < n) span(segment.substr(open));  // a last run that is no cut
+  }
+
+  // Pushes the tokens of a piece the scan settled (a view into `segment`),
+  // from ids[next] on: its normalized text is the Metaspace replacement in
+  // front, then each byte mapped (tile_split). Returns false when the
+  // tokens do not tile it.
+  bool tile_piece(std::string_view segment, std::string_view piece, const std::vector<std::uint32_t>& ids,
+                  std::size_t& next, EncodingBuilder& out) const {
+    thread_local std::string normalized;
+    const std::size_t at = out.offset_of(piece);
+    // The input byte the replacement comes from: a space that is a piece
+    // itself, the space before the word (Metaspace alone; a run collapsed
+    // to one space is aligned to its last), else the word's first char
+    // (prepended).
+    const bool separator = kind_[static_cast<unsigned char>(piece[0])] == kSeparator;
+    const std::size_t prefix_source =
+        separator || (space_pieces_ && piece.data() > segment.data()) ? at - !separator : at;
+    normalized.assign(prefix_);
+    if (separator) return tile_split(normalized, prefix_.size(), prefix_source, at, ids, next, out);
+    for (const char c : piece) normalized += map_[static_cast<unsigned char>(c)];
+    if (!split_punctuation_) return tile_split(normalized, prefix_.size(), prefix_source, at, ids, next, out);
+    // BertPreTokenizer (no prefix): each run of letters and digits, and
+    // each other char, is a split.
+    const std::string_view s = normalized;
+    for (std::size_t i = 0; i < s.size();) {
+      std::size_t j = i + 1;
+      if (is_alnum(s[i])) {
+        while (j < s.size() && is_alnum(s[j])) ++j;
+      }
+      if (!tile_split(s.substr(i, j - i), 0, 0, at + i, ids, next, out)) return false;
+      i = j;
+    }
+    return true;
+  }
+
+  // Pushes the tokens of one split whose normalized text is `split`, from
+  // ids[next] on: its first `prefix` bytes come from input byte
+  // `prefix_source`, the others one for one from `source` on. Tiled by the
+  // tokens' text, else (an unknown run of Unigram, say) by the model's own
+  // tokens when they are those ids.
+  bool tile_split(std::string_view split, std::size_t prefix, std::size_t prefix_source, std::size_t source,
+                  const std::vector<std::uint32_t>& ids, std::size_t& next, EncodingBuilder& out) const {
+    thread_local std::vector<RawToken> tokens;
+    tokens.clear();
+    if (!tile_by_text(split, ids, next, tokens)) {
+      tokens.clear();
+      model_.tokenize_uncached(split, tokens);
+      if (tokens.empty() || tokens.size() > ids.size() - next) return false;
+      for (std::size_t k = 0; k < tokens.size(); ++k) {
+        if (tokens[k].id != ids[next + k]) return false;
+      }
+    }
+    next += tokens.size();
+    auto source_of = [&](std::size_t k) { return k < prefix ? prefix_source : source + (k - prefix); };
+    for (const RawToken& t : tokens) {
+      if (t.end <= t.start || t.end > split.size()) return false;
+      const std::string_view value =
+          t.text_value ? split.substr(t.start, t.end - t.start) : model_.id_to_token(t.id).value_or(std::string_view());
+      out.push(t.id, value, source_of(t.start), source_of(t.end - 1) + 1);
+    }
+    out.next_split();
+    return true;
+  }
+
+  // Sets `tokens` to the tokens of ids[next] on that tile `split` by their
+  // text (a WordPiece token after the first without its prefix; a split's
+  // only token may be the unknown token of WordPiece or WordLevel, which
+  // covers it) and returns true, or returns false.
+  bool tile_by_text(std::string_view split, const std::vector<std::uint32_t>& ids, std::size_t next,
+                    std::vector<RawToken>& tokens) const {
+    for (std::size_t pos = 0; pos < split.size();) {
+      if (next == ids.size()) return false;
+      const std::uint32_t id = ids[next++];
+      std::string_view text = model_.id_to_token(id).value_or(std::string_view());
+      if (pos > 0 && wordpiece_prefix_) {
+        if (!text.starts_with(*wordpiece_prefix_)) return false;
+        text.remove_prefix(wordpiece_prefix_->size());
+      }
+      std::size_t len = text.size();
+      if (len == 0 || split.compare(pos, len, text) != 0) {
+        if (pos > 0 || id != unk_id_) return false;
+        len = split.size();
+      }
+      tokens.push_back({id, static_cast<std::uint32_t>(pos), static_cast<std::uint32_t>(pos + len)});
+      pos += len;
+    }
+    return true;
+  }
+
+
   enum Kind : std::uint8_t { kOther, kWordByte, kSeparator };
 
   explicit WhitespaceWordsPath(const Model& model) : model_(model) { kind_.fill(kOther); }
@@ -195,6 +349,19 @@ class WhitespaceWordsPath final : public SegmentPath {
     if (const auto* bpe = dynamic_cast<const BpeModel*>(&model)) return bpe->deterministic();
     return dynamic_cast<const WordPieceModel*>(&model) || dynamic_cast<const UnigramModel*>(&model) ||
            dynamic_cast<const WordLevelModel*>(&model);
+  }
+
+  // What tile_piece needs of the model: WordPiece's prefix, the unknown
+  // token that covers a whole split (WordPiece, WordLevel), and whether a
+  // non-empty split always has a token (spans are then encoded apart).
+  void read_token_rules() {
+    if (const auto* wordpiece = dynamic_cast<const WordPieceModel*>(&model_)) {
+      if (!wordpiece->continuing_subword_prefix().empty()) wordpiece_prefix_ = wordpiece->continuing_subword_prefix();
+      unk_id_ = model_.token_to_id(wordpiece->unk_token()).value_or(kNoId);
+    } else if (const auto* wordlevel = dynamic_cast<const WordLevelModel*>(&model_)) {
+      unk_id_ = model_.token_to_id(wordlevel->unk_token()).value_or(kNoId);
+    }
+    spans_tile_ = !dynamic_cast<const BpeModel*>(&model_);
   }
 
   // WhitespaceSplit, alone or followed by Metaspace (prepend "always" or
@@ -454,6 +621,10 @@ class WhitespaceWordsPath final : public SegmentPath {
   bool strip_right_ = false;        // the normalizer strips whitespace at the end
   bool printable_fast_ = false;     // every byte 0x21-0x7E is a word byte
   bool ascii_classes_fast_ = false;  // every ASCII letter and digit, and ', is a word byte
+  static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+  std::optional<std::string> wordpiece_prefix_;  // WordPiece's continuing_subword_prefix
+  std::uint32_t unk_id_ = kNoId;                 // an unknown token that covers a split
+  bool spans_tile_ = false;  // the model gives every non-empty split a token (not BPE)
 };
 
 }  // namespace snaptok

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -191,6 +192,8 @@ class Workspace {
 
   /// Scratch ids for a stage that must finish a sequence before appending it.
   std::vector<std::uint32_t>& scratch_ids() noexcept { return scratch_ids_; }
+  /// Scratch token views (a segment's tokens, fast_paths/byte_level_encoding.hpp).
+  std::vector<std::string_view>& scratch_views() noexcept { return scratch_views_; }
   /// The UTF-8 of the code-point unit in progress (runtime::converted).
   detail::Utf8Buffer& utf8_buffer() noexcept { return utf8_buffer_; }
 
@@ -198,6 +201,7 @@ class Workspace {
   std::array<OwnedCache, kCachedModels> entries_;
   std::uint64_t clock_ = 0;
   std::vector<std::uint32_t> scratch_ids_;
+  std::vector<std::string_view> scratch_views_;
   detail::Utf8Buffer utf8_buffer_;
 };
 

@@ -133,6 +133,16 @@ class BpeModel final : public VocabModel {
   /// True when the vocabulary holds all 256 byte-level chars, so that a
   /// piece's ids cover every one of its bytes (merge_raw drops none).
   bool keeps_every_byte() const noexcept { return !drops_bytes_; }
+  /// The byte a byte-fallback token stands for ("<0x41>": 'A'), or nullopt
+  /// for any other id.
+  std::optional<unsigned char> fallback_byte(std::uint32_t id) const noexcept {
+    const std::optional<std::string_view> token = byte_fallback_ ? vocab_.token(id) : std::nullopt;
+    if (!token || token->size() != 6 || !token->starts_with("<0x") || (*token)[5] != '>') return std::nullopt;
+    const auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+    const int high = hex((*token)[3]), low = hex((*token)[4]);
+    if (high < 0 || low < 0 || byte_ids_[high * 16 + low] != id) return std::nullopt;
+    return static_cast<unsigned char>(high * 16 + low);
+  }
   /// True when a piece always gives the same ids (no dropout), so callers may
   /// cache them.
   bool deterministic() const noexcept { return !dropout_; }
