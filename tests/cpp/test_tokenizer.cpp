@@ -215,6 +215,64 @@ void check_same_encoding(const snaptok::Encoding& got, const snaptok::Encoding& 
   CHECK(got.overflowing.size() == want.overflowing.size());
 }
 
+// Appends to `texts` `count` random texts of up to about `max_bytes`
+// bytes made of `parts` (every other one of the first `ascii_parts` only);
+// returns them all.
+std::vector<std::string> with_random_texts(std::vector<std::string> texts, const std::vector<std::string>& parts,
+                                           std::size_t ascii_parts, int count, std::size_t max_bytes,
+                                           std::uint32_t seed) {
+  for (int i = 0; i < count; ++i) {
+    std::string t;
+    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % max_bytes;
+    const std::size_t kinds = i % 2 == 0 ? ascii_parts : parts.size();
+    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
+    texts.push_back(t);
+  }
+  return texts;
+}
+
+// Checks that `tok` gives the full Encodings of `general` (the same stages
+// off the fused paths) for each text, each text with another as its pair
+// and special tokens, and the batch of all on two threads.
+void check_full_encodings(const snaptok::Pipeline& tok, const snaptok::Pipeline& general,
+                          const std::vector<std::string>& texts) {
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string& t = texts[i];
+    const std::string& p = texts[(i * 7 + 3) % texts.size()];
+    INFO(t);
+    INFO(p);
+    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
+    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
+  }
+  const std::vector<std::string_view> batch(texts.begin(), texts.end());
+  const std::vector<snaptok::Encoding> got = tok.encode_batch_full(batch, true, 2);
+  const std::vector<snaptok::Encoding> want = general.encode_batch_full(batch, true, 2);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
+}
+
+// Checks that the segment path of `tok` itself (no fallback to the general
+// stages) gives the tokens `general` gives for each of `texts` (which hold
+// no added token).
+void check_segment_path_tokens(const snaptok::Pipeline& tok, const snaptok::Pipeline& general,
+                               const std::vector<std::string>& texts) {
+  const auto path = snaptok::make_segment_path(tok.normalizer(), tok.pre_tokenizer(), tok.model());
+  REQUIRE(path);
+  std::vector<std::uint32_t> scratch;
+  auto no_spans = [](std::string_view, snaptok::EncodingBuilder&) { return false; };
+  for (const std::string& t : texts) {
+    INFO(t);
+    snaptok::Encoding enc;
+    snaptok::EncodingBuilder out(t, 0, enc);
+    CHECK(path->encode_tokens(t, snaptok::SegmentStart::kText, nullptr, scratch, no_spans, out));
+    const snaptok::Encoding want = general.encode_full(t, false);  // (post-processed: sequence ranges)
+    CHECK(enc.ids == want.ids);
+    CHECK(enc.tokens == want.tokens);
+    CHECK(enc.offsets == want.offsets);
+    CHECK(enc.word_ids == want.word_ids);
+  }
+}
+
 // Checks that the fused paths of GPT-2 behind `pre_tokenizer` give the
 // general stages' ids and full Encodings on 400 random texts made of
 // `parts` (every other one of the first `ascii_parts` only) and on `texts`.
@@ -222,14 +280,7 @@ void check_fused_equals_general(const std::string& pre_tokenizer, const std::vec
                                 std::size_t ascii_parts, std::vector<std::string> texts) {
   const snaptok::Pipeline tok = gpt2_behind(pre_tokenizer);
   const snaptok::Pipeline general = general_oracle(pre_tokenizer);
-  std::uint32_t seed = 11;
-  for (int i = 0; i < 400; ++i) {
-    std::string t;
-    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 300;
-    const std::size_t kinds = i % 2 == 0 ? ascii_parts : parts.size();
-    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
-    texts.push_back(t);
-  }
+  texts = with_random_texts(std::move(texts), parts, ascii_parts, 400, 300, 11);
   for (const std::string& t : texts) {
     INFO(t);
     const snaptok::Encoding want = general.encode_full(t, false);
@@ -308,29 +359,10 @@ TEST_CASE("full Encodings from the fused byte-level path equal the general stage
       "[mask]", " [mask] ", "<|endoftext|>",  // ASCII
       "\xE6\x97\xA5\xE6\x9C\xAC", "\xE3\x81\x82", "\xC3\xA9", "\xF0\x9F\x98\x80", "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD",
       "\xE2\x80\xA6", "\xC2\xA0"};
-  std::uint32_t seed = 5;
-  std::vector<std::string> texts = {"", " ", "<tool>", "Hello world", "  <tool>  x", "\xF0\x9F\x98\x80<tool>"};
-  for (int i = 0; i < 300; ++i) {
-    std::string t;
-    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 200;
-    const std::size_t kinds = i % 2 == 0 ? 17 : parts.size();
-    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
-    texts.push_back(t);
-  }
   CHECK(tok.fused_path() == "byte-level BPE");
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::string& t = texts[i];
-    const std::string& p = texts[(i * 7 + 3) % texts.size()];
-    INFO(t);
-    INFO(p);
-    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
-    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
-  }
-  const std::vector<std::string_view> batch(texts.begin(), texts.end());
-  const std::vector<snaptok::Encoding> got = tok.encode_batch_full(batch, true, 2);
-  const std::vector<snaptok::Encoding> want = general.encode_batch_full(batch, true, 2);
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
+  check_full_encodings(tok, general,
+                       with_random_texts({"", " ", "<tool>", "Hello world", "  <tool>  x", "\xF0\x9F\x98\x80<tool>"},
+                                         parts, 17, 300, 200, 5));
 }
 
 namespace {
@@ -386,46 +418,15 @@ TEST_CASE("full Encodings from the fused SentencePiece BPE path equal the genera
   const std::vector<std::string> parts = {
       "the", "hello", "world", " ", "  ", "x", "e", "\n", "<0x41>", "<0x3C>", "<s>", " <sep>", "<sep>",  // ASCII
       "\xC3\xA9", "\xE2\x96\x81", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x98\x80", "\xC2\xA0", "\xE2\x80\xA6"};
-  std::uint32_t seed = 7;
-  std::vector<std::string> texts = {"", " ", "<s>", "hello world", " the", "the ", "\xC3\xA9 x", "<s> <sep>the"};
-  for (int i = 0; i < 300; ++i) {
-    std::string t;
-    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 120;
-    const std::size_t kinds = i % 2 == 0 ? 13 : parts.size();
-    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
-    texts.push_back(t);
-  }
   // The path itself gives the tokens of texts without added tokens (no
-  // fallback to the general stages), except around a literal "<0x3C>".
-  const auto path = snaptok::make_segment_path(tok.normalizer(), tok.pre_tokenizer(), tok.model());
-  REQUIRE(path);
-  std::vector<std::uint32_t> scratch;
-  auto no_spans = [](std::string_view, snaptok::EncodingBuilder&) { return false; };
-  for (const std::string& t : {std::string("hello  world"), std::string(" \xE6\x97\xA5 x\xF0\x9F\x98\x80 "),
-                               std::string("  "), std::string("<0x41>\xC3\xA9 \xE2\x96\x81 the\n")}) {
-    INFO(t);
-    snaptok::Encoding enc;
-    snaptok::EncodingBuilder out(t, 0, enc);
-    CHECK(path->encode_tokens(t, snaptok::SegmentStart::kText, nullptr, scratch, no_spans, out));
-    const snaptok::Encoding want = general.encode_full(t, false);  // (post-processed: sequence ranges)
-    CHECK(enc.ids == want.ids);
-    CHECK(enc.tokens == want.tokens);
-    CHECK(enc.offsets == want.offsets);
-    CHECK(enc.word_ids == want.word_ids);
-  }
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::string& t = texts[i];
-    const std::string& p = texts[(i * 7 + 3) % texts.size()];
-    INFO(t);
-    INFO(p);
-    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
-    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
-  }
-  const std::vector<std::string_view> batch(texts.begin(), texts.end());
-  const std::vector<snaptok::Encoding> got = tok.encode_batch_full(batch, true, 2);
-  const std::vector<snaptok::Encoding> want = general.encode_batch_full(batch, true, 2);
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) check_same_encoding(got[i], want[i]);
+  // fallback to the general stages).
+  check_segment_path_tokens(
+      tok, general,
+      {"hello  world", " \xE6\x97\xA5 x\xF0\x9F\x98\x80 ", "  ", "<0x41>\xC3\xA9 \xE2\x96\x81 the\n"});
+  check_full_encodings(
+      tok, general,
+      with_random_texts({"", " ", "<s>", "hello world", " the", "the ", "\xC3\xA9 x", "<s> <sep>the"}, parts, 13, 300,
+                        120, 7));
 }
 
 TEST_CASE("full Encodings from the fused whitespace-words path equal the general stages'") {
@@ -450,40 +451,12 @@ TEST_CASE("full Encodings from the fused whitespace-words path equal the general
   const std::vector<std::string> parts = {
       "the", "Hello", "world", "don't", "x", "42", ",", ".", " ", "  ", "   ", "\n", "</s>", " <s> ",  // ASCII
       "\x01", "\xC3\xA9", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x98\x80", "\xC2\xA0", "\xE2\x80\x9C", "\xEF\xBC\xA1"};
-  std::uint32_t seed = 3;
-  std::vector<std::string> texts = {"", " ", "Hello  world", "  ab", "ab   ", "\x01 (", "a \x01 (", "\xC3\xA9t\xC3\xA9 x"};
-  for (int i = 0; i < 300; ++i) {
-    std::string t;
-    const std::size_t want = 1 + (seed = seed * 1664525u + 1013904223u) % 120;
-    const std::size_t kinds = i % 2 == 0 ? 14 : parts.size();
-    while (t.size() < want) t += parts[(seed = seed * 1664525u + 1013904223u) % kinds];
-    texts.push_back(t);
-  }
   // The path itself gives the tokens of ASCII words and runs.
-  const auto path = snaptok::make_segment_path(tok.normalizer(), tok.pre_tokenizer(), tok.model());
-  REQUIRE(path);
-  std::vector<std::uint32_t> scratch;
-  auto no_spans = [](std::string_view, snaptok::EncodingBuilder&) { return false; };
-  for (const std::string& t : {std::string("Hello  world"), std::string("a   b  c, don't 42. "),
-                               std::string("x"), std::string("  leading")}) {
-    INFO(t);
-    snaptok::Encoding enc;
-    snaptok::EncodingBuilder out(t, 0, enc);
-    CHECK(path->encode_tokens(t, snaptok::SegmentStart::kText, nullptr, scratch, no_spans, out));
-    const snaptok::Encoding want = general.encode_full(t, false);
-    CHECK(enc.ids == want.ids);
-    CHECK(enc.tokens == want.tokens);
-    CHECK(enc.offsets == want.offsets);
-    CHECK(enc.word_ids == want.word_ids);
-  }
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::string& t = texts[i];
-    const std::string& p = texts[(i * 7 + 3) % texts.size()];
-    INFO(t);
-    INFO(p);
-    check_same_encoding(tok.encode_full(t, false), general.encode_full(t, false));
-    check_same_encoding(tok.encode_full(t, std::string_view(p), true), general.encode_full(t, std::string_view(p), true));
-  }
+  check_segment_path_tokens(tok, general, {"Hello  world", "a   b  c, don't 42. ", "x", "  leading"});
+  check_full_encodings(
+      tok, general,
+      with_random_texts({"", " ", "Hello  world", "  ab", "ab   ", "\x01 (", "a \x01 (", "\xC3\xA9t\xC3\xA9 x"}, parts,
+                        14, 300, 120, 3));
 }
 
 TEST_CASE("pathological input: 1 MB without a space, 100k emoji") {

@@ -121,34 +121,32 @@ class WhitespaceWordsPath final : public SegmentPath {
   bool encode_tokens(std::string_view segment, SegmentStart, runtime::PieceCache* cache,
                      std::vector<std::uint32_t>& ids, SpanTokens span_tokens,
                      EncodingBuilder& out) const override {
-    thread_local std::vector<Piece> pieces;
-    pieces.clear();
+    TileScratch scratch;
     ids.clear();
     {
       runtime::PieceBatch<WhitespaceWordsPath> batch(*this, ids, cache, segment.data() + segment.size());
-      PieceRecorder words{batch, pieces};
-      scan(segment, words, [&](std::string_view span) { pieces.push_back({span, true}); });
+      PieceRecorder words{batch, scratch.pieces};
+      scan(segment, words, [&](std::string_view span) { scratch.pieces.push_back({span, true}); });
       batch.finish();
     }
     out.reserve_more(ids.size());
     std::size_t next = 0;  // the first id not yet placed
-    for (const Piece& piece : pieces) {
-      if (piece.span) {
-        // The separator before a span (the last of a cut's run) goes with
-        // it: the ids are the same, and so are the offsets of the whole
-        // (with Metaspace alone it is the "▁" of the span's first piece; a
-        // char the normalizer removes at the span's start is aligned to it,
-        // as in the whole, not to the char after).
-        // A span that starts the segment is left whole to the general
-        // stages: a char the normalizer removes at a text's start shifts
-        // HF's alignments of all that follows (T5's Precompiled on
-        // "\x01a (": "▁(" at chars 2-3).
-        if (piece.text.data() == segment.data()) return false;
-        const std::string_view span(piece.text.data() - 1, piece.text.size() + 1);
-        if (!spans_tile_ || !span_tokens(span, out)) return false;
-      } else if (!tile_piece(segment, piece.text, ids, next, out)) {
-        return false;
+    for (const Piece& piece : scratch.pieces) {
+      if (!piece.span) {
+        if (!tile_piece(segment, piece.text, ids, next, scratch, out)) return false;
+        continue;
       }
+      // A span that starts the segment is left whole to the general
+      // stages: a char the normalizer removes at a text's start shifts
+      // HF's alignments of all that follows (T5's Precompiled on "\x01a (":
+      // "▁(" at chars 2-3).
+      if (!spans_tile_ || piece.text.data() == segment.data()) return false;
+      // The separator before a span (the last of a cut's run) goes with it:
+      // the ids are the same, and so are the offsets of the whole (with
+      // Metaspace alone it is the "▁" of the span's first piece; a char the
+      // normalizer removes at the span's start is aligned to it, as in the
+      // whole, not to the char after).
+      if (!span_tokens(std::string_view(piece.text.data() - 1, piece.text.size() + 1), out)) return false;
     }
     return next == ids.size();
   }
@@ -170,25 +168,12 @@ class WhitespaceWordsPath final : public SegmentPath {
   /// and the replacement's).
   static constexpr std::size_t kExtraIds = 4;
   std::size_t encode_piece(std::string_view word, std::uint32_t* out) const {
-    thread_local std::string mapped;
-    mapped.assign(prefix_);
-    // A one-separator piece: a space alone, "▁" (Metaspace alone).
-    if (kind_[static_cast<unsigned char>(word[0])] == kSeparator) return model_ids(model_, prefix_, out);
-    const std::size_t start = mapped.size();
-    for (const char c : word) mapped += map_[static_cast<unsigned char>(c)];
-    if (!split_punctuation_) return model_ids(model_, mapped, out);
-    // BertPreTokenizer: every ASCII char that is not a letter or digit is
-    // punctuation, a piece of its own.
+    thread_local std::string normalized;
     std::size_t count = 0;
-    const std::string_view s = mapped;
-    for (std::size_t i = start; i < s.size();) {
-      std::size_t j = i + 1;
-      if (is_alnum(s[i])) {
-        while (j < s.size() && is_alnum(s[j])) ++j;
-      }
-      count += model_ids(model_, s.substr(i, j - i), out + count);
-      i = j;
-    }
+    for_each_split(word, normalized, [&](std::string_view split, std::size_t, std::size_t) {
+      count += model_ids(model_, split, out + count);
+      return true;
+    });
     return count;
   }
 
@@ -197,6 +182,12 @@ class WhitespaceWordsPath final : public SegmentPath {
   struct Piece {
     std::string_view text;
     bool span;
+  };
+  // encode_tokens' buffers.
+  struct TileScratch {
+    std::vector<Piece> pieces;     // the scan's, in order
+    std::string normalized;        // a piece's normalized text
+    std::vector<RawToken> tokens;  // a split's tokens
   };
   // The scan's words for encode_tokens: queued for their ids and recorded.
   struct PieceRecorder {
@@ -258,8 +249,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   // front, then each byte mapped (tile_split). Returns false when the
   // tokens do not tile it.
   bool tile_piece(std::string_view segment, std::string_view piece, const std::vector<std::uint32_t>& ids,
-                  std::size_t& next, EncodingBuilder& out) const {
-    thread_local std::string normalized;
+                  std::size_t& next, TileScratch& scratch, EncodingBuilder& out) const {
     const std::size_t at = out.offset_of(piece);
     // The input byte the replacement comes from: a space that is a piece
     // itself, the space before the word (Metaspace alone; a run collapsed
@@ -268,19 +258,33 @@ class WhitespaceWordsPath final : public SegmentPath {
     const bool separator = kind_[static_cast<unsigned char>(piece[0])] == kSeparator;
     const std::size_t prefix_source =
         separator || (space_pieces_ && piece.data() > segment.data()) ? at - !separator : at;
+    return for_each_split(piece, scratch.normalized, [&](std::string_view split, std::size_t prefix, std::size_t first) {
+      return tile_split(split, prefix, prefix_source, at + first, ids, next, scratch.tokens, out);
+    });
+  }
+
+  // Calls fn(split, prefix, first) for each split of a piece the scan
+  // settles (a fast word, or a separator alone), in order, while it returns
+  // true: `split` is the split's normalized text (in `normalized`),
+  // beginning with `prefix` bytes of the Metaspace replacement, and its
+  // byte after them comes from byte `first` of the piece. A piece is one
+  // split, but with BertPreTokenizer (no replacement): every ASCII char
+  // that is not a letter or digit is punctuation, a split of its own.
+  template <class Fn>
+  bool for_each_split(std::string_view piece, std::string& normalized, Fn&& fn) const {
     normalized.assign(prefix_);
-    if (separator) return tile_split(normalized, prefix_.size(), prefix_source, at, ids, next, out);
+    if (kind_[static_cast<unsigned char>(piece[0])] == kSeparator) {
+      return fn(std::string_view(normalized), prefix_.size(), std::size_t{0});
+    }
     for (const char c : piece) normalized += map_[static_cast<unsigned char>(c)];
-    if (!split_punctuation_) return tile_split(normalized, prefix_.size(), prefix_source, at, ids, next, out);
-    // BertPreTokenizer (no prefix): each run of letters and digits, and
-    // each other char, is a split.
+    if (!split_punctuation_) return fn(std::string_view(normalized), prefix_.size(), std::size_t{0});
     const std::string_view s = normalized;
     for (std::size_t i = 0; i < s.size();) {
       std::size_t j = i + 1;
       if (is_alnum(s[i])) {
         while (j < s.size() && is_alnum(s[j])) ++j;
       }
-      if (!tile_split(s.substr(i, j - i), 0, 0, at + i, ids, next, out)) return false;
+      if (!fn(s.substr(i, j - i), std::size_t{0}, i)) return false;
       i = j;
     }
     return true;
@@ -290,10 +294,10 @@ class WhitespaceWordsPath final : public SegmentPath {
   // ids[next] on: its first `prefix` bytes come from input byte
   // `prefix_source`, the others one for one from `source` on. Tiled by the
   // tokens' text, else (an unknown run of Unigram, say) by the model's own
-  // tokens when they are those ids.
+  // tokens when they are those ids. `tokens` is scratch.
   bool tile_split(std::string_view split, std::size_t prefix, std::size_t prefix_source, std::size_t source,
-                  const std::vector<std::uint32_t>& ids, std::size_t& next, EncodingBuilder& out) const {
-    thread_local std::vector<RawToken> tokens;
+                  const std::vector<std::uint32_t>& ids, std::size_t& next, std::vector<RawToken>& tokens,
+                  EncodingBuilder& out) const {
     tokens.clear();
     if (!tile_by_text(split, ids, next, tokens)) {
       tokens.clear();
