@@ -121,6 +121,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   bool encode_tokens(std::string_view segment, SegmentStart, runtime::PieceCache* cache,
                      std::vector<std::uint32_t>& ids, SpanTokens span_tokens,
                      EncodingBuilder& out) const override {
+    if (!tokens_tile_) return false;
     TileScratch scratch;
     ids.clear();
     {
@@ -366,6 +367,10 @@ class WhitespaceWordsPath final : public SegmentPath {
       unk_id_ = model_.token_to_id(wordlevel->unk_token()).value_or(kNoId);
     }
     spans_tile_ = !dynamic_cast<const BpeModel*>(&model_);
+    // (Unigram's byte-fallback tokens, each over a whole unknown run, are
+    // left to the general stages: their offsets differed from HF's.)
+    const auto* unigram = dynamic_cast<const UnigramModel*>(&model_);
+    tokens_tile_ = !(unigram && unigram->byte_fallback());
   }
 
   // WhitespaceSplit, alone or followed by Metaspace (prepend "always" or
@@ -629,6 +634,7 @@ class WhitespaceWordsPath final : public SegmentPath {
   std::optional<std::string> wordpiece_prefix_;  // WordPiece's continuing_subword_prefix
   std::uint32_t unk_id_ = kNoId;                 // an unknown token that covers a split
   bool spans_tile_ = false;  // the model gives every non-empty split a token (not BPE)
+  bool tokens_tile_ = false;  // encode_tokens may run (not Unigram with byte fallback)
 };
 
 }  // namespace snaptok
