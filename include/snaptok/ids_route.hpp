@@ -155,8 +155,9 @@ class IdsRoute {
 
   /// The full Encoding of `text` (and `pair`), as GeneralStages::encode
   /// gives it; a sequence goes through a fused path where it gives the same
-  /// Encoding (fast_paths/fused_encoding.hpp), else the general stages. `pair_type_id`: the type id of the pair's tokens
-  /// before post-processing. (The caller flushes `ws`'s cache counts.)
+  /// Encoding (fast_paths/fused_encoding.hpp), else the general stages.
+  /// `pair_type_id`: the type id of the pair's tokens before
+  /// post-processing. (The caller flushes `ws`'s cache counts.)
   Encoding encode_full(const EncodeSettings& settings, runtime::Workspace& ws, std::string_view text,
                        std::optional<std::string_view> pair, bool add_special_tokens,
                        std::uint32_t pair_type_id = 1) const {

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "snaptok/added_tokens.hpp"
+#include "snaptok/detail/utf8.hpp"
 #include "snaptok/encoding.hpp"
 #include "snaptok/fast_paths/segment_path.hpp"
 
@@ -65,8 +66,7 @@ class EncodingBuilder {
   bool append(const Encoding& part, std::string_view span) {
     if (part.empty()) return true;
     const std::size_t shift = chars_.char_of(offset_of(span));
-    std::size_t chars = 0;
-    for (const char c : span) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    const std::size_t chars = detail::count_cps(span);
     std::uint32_t words = 0;
     for (std::size_t i = 0; i < part.size(); ++i) {
       const Offsets& o = part.offsets[i];
