@@ -116,6 +116,30 @@ TEST_CASE("the automaton compiles real Split patterns off the registry and match
   }
 }
 
+TEST_CASE("class-run patterns (L?C+, C+) take the mask search and match as Oniguruma does") {
+  const std::vector<std::string> runs = {
+      " ?[^(\\s|[.,!?\xE2\x80\xA6\xE3\x80\x82\xEF\xBC\x8C\xE3\x80\x81\xE0\xA5\xA4\xDB\x94\xD8\x8C])]+",  // BLOOM
+      "[\\r\\n]+", " ?\\p{L}+", " ?[^\\s\\p{L}\\p{N}]+", "\\S+", "(?i:K)+", " ?+\\p{L}+", " ?\\s+", "a?\\p{L}++",
+      "'?[\\p{L}\\p{M}]+", "[\xE4\xB8\x80-\xE9\xBE\xA5\\u3040-\xE3\x82\x9F]+", "\\p{N}{1,}"};
+  // Not of the shape (a DFA search): L?+ keeping an L that C holds, lazy repeats, bounded runs, a group.
+  const std::vector<std::string> others = {" ?+\\s+", "\\p{L}+?", " ??\\p{L}+", "\\p{N}{1,3}", "(?: ?\\p{L})+", "ab+"};
+  const std::string sample = read_file(SNAPTOK_TEST_DATA_DIR "/../../python/snaptok/data/sample.txt");
+  for (const std::vector<std::string>* list : {&runs, &others}) {
+    for (const std::string& p : *list) {
+      const std::shared_ptr<const sc::Automaton> a = sc::Automaton::compile(p);
+      REQUIRE_MESSAGE(a != nullptr, p);
+      CHECK_MESSAGE(a->class_run() == (list == &runs), p);
+      const snaptok::detail::Regex onig(p, "test", /*use_scanner=*/false);
+      check_automaton(*a, onig, sample, p + " sample");
+      // Texts across blocks and groups of blocks (64, 512 bytes).
+      std::mt19937 rng(17);
+      for (int i = 0; i < scaled(600); ++i) {
+        check_automaton(*a, onig, automaton_text(rng, 1 + (i % 3 == 0 ? i * 7 % 2000 : i % 150)), p + " #" + std::to_string(i));
+      }
+    }
+  }
+}
+
 TEST_CASE("random patterns of the tokenizer-file grammar match as Oniguruma does where the automaton takes them") {
   std::mt19937 rng(2026);
   int compiled = 0, tried = 0;

@@ -509,6 +509,71 @@ TEST_CASE("simd: find_start equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
+TEST_CASE("simd: set_masks equals the reference on every target") {
+  using snaptok::simd::NibbleSet;
+  auto set_of = [](auto&& in) {
+    bool member[256] = {};
+    for (std::size_t b = 0; b < 256; ++b) member[b] = in(static_cast<unsigned char>(b));
+    return NibbleSet::of(member);
+  };
+  const NibbleSet sets[] = {
+      set_of([](unsigned char c) { return c < 0x80 && std::isalpha(c) != 0; }),
+      set_of([](unsigned char c) { return c == ' '; }),
+      set_of([](unsigned char c) { return c >= 0x80; }),
+      set_of([](unsigned char c) { return c < 0x80 && c % 7 == 3; }),  // every ASCII high nibble
+  };
+  static_assert(std::size(sets) == snaptok::simd::kMaxMaskSets);
+  // The example of the header.
+  std::uint64_t example[2];
+  snaptok::simd::set_masks("ab 1", 4, sets, 2, example, 1);
+  CHECK(example[0] == 0b11);
+  CHECK(example[1] == 0b100);
+  std::size_t targets_run = 0;
+  for_each_target([&](const std::string& target) {
+    ++targets_run;
+    INFO("target " << target);
+    std::mt19937 rng(5);
+    bool ok = true;
+    for (std::size_t n = 1; n <= 5 * 64 && ok; n += 1 + rng() % 7) {
+      // Exact-size heap text (ASan builds catch a read past its end).
+      std::unique_ptr<char[]> text(new char[n]);
+      for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<char>(rng() % 4 == 0 ? 0x80 + rng() % 0x80 : rng() % 0x80);
+      const std::size_t blocks = (n + 63) / 64;
+      for (std::size_t count = 1; count <= std::size(sets) && ok; ++count) {
+        std::vector<std::uint64_t> got(blocks * count, 0xA5A5A5A5A5A5A5A5ull), want(blocks * count);  // poisoned
+        snaptok::simd::set_masks(text.get(), n, sets, count, got.data(), blocks);
+        snaptok::simd::set_masks_scalar(text.get(), n, sets, count, want.data(), blocks);
+        ok = got == want;
+        INFO("n=" << n << " count=" << count);
+        CHECK(ok);
+      }
+    }
+  });
+  CHECK(targets_run >= 1);
+}
+
+TEST_CASE("scanners: SetBlocks finds runs and set bytes across blocks, forward and jumping") {
+  using snaptok::simd::NibbleSet;
+  bool letters[128] = {}, spaces[128] = {};
+  for (unsigned c = 0; c < 128; ++c) letters[c] = std::isalpha(static_cast<int>(c)) != 0, spaces[c] = c == ' ';
+  const NibbleSet sets[] = {NibbleSet::ascii(letters), NibbleSet::ascii(spaces)};
+  const auto letter = [&](char c) { return static_cast<unsigned char>(c) < 0x80 && letters[static_cast<int>(c)]; };
+  std::mt19937 rng(3);
+  std::string text;  // runs of letters up to 150 long between spaces, commas and a non-ASCII byte
+  while (text.size() < 3000) text += std::string(rng() % 150, 'a') + std::string(1 + rng() % 3, " ,\xc3"[rng() % 3]);
+  for (const std::size_t stride : {1, 5, 70, 600}) {  // every byte, and jumps within and past a group
+    snaptok::scanners::SetBlocks blocks(text, sets, 2);
+    for (std::size_t i = 0; i < text.size(); i += stride) {
+      std::size_t run = i, next = i;
+      while (run < text.size() && letter(text[run])) ++run;
+      while (next < text.size() && text[next] != ' ' && !letter(text[next])) ++next;
+      INFO("stride " << stride << " at " << i);
+      CHECK(blocks.run_end(0, i) == run);
+      CHECK(blocks.next_in(0, 1, i) == next);
+    }
+  }
+}
+
 TEST_CASE("simd: narrow_ascii equals the reference on every target") {
   std::size_t targets_run = 0;
   for_each_target([&](const std::string& target) {

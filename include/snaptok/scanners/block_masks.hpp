@@ -15,6 +15,7 @@
 // kBytesNonascii: a scanner settles them per code point (char_class.hpp).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -81,6 +82,73 @@ class ForwardBlocks {
   union Group {
     Group() noexcept {}
     simd::ByteClassMasks blocks[kGroupBlocks];
+  } group_;
+};
+
+// The masks of a few byte sets (simd::NibbleSet) over a text's 64-byte
+// blocks, for a scan that moves forward: the block after the ones it holds
+// is classified with the next kGroupBlocks - 1, any other block alone (a
+// scan that jumps ahead classifies about what it reads).
+//   SetBlocks blocks(text, sets, 2);
+//   std::size_t e = blocks.run_end(0, i);     // end of the run of sets[0] bytes at i
+//   std::size_t j = blocks.next_in(0, 1, e);  // next byte of sets[0] or sets[1] from e
+class SetBlocks {
+ public:
+  SetBlocks(std::string_view text, const simd::NibbleSet* sets, std::size_t count) noexcept
+      : p_(text.data()), n_(text.size()), sets_(sets), count_(count) {}
+
+  // Returns the end of the run of bytes of set `s` from i: the first j >= i
+  // whose byte is not in it, or the text size.
+  SNAPTOK_ALWAYS_INLINE std::size_t run_end(std::size_t s, std::size_t i) noexcept {
+    while (i < n_) {
+      const std::size_t k = i % simd::kBlockBytes;
+      const auto e = static_cast<std::size_t>(std::countr_zero(~(masks(i)[s] >> k)));
+      if (k + e < simd::kBlockBytes) return i + e;
+      i += simd::kBlockBytes - k;
+    }
+    return n_;
+  }
+
+  // Returns the first j >= i whose byte is in set `s` or set `t`, or the
+  // text size.
+  SNAPTOK_ALWAYS_INLINE std::size_t next_in(std::size_t s, std::size_t t, std::size_t i) noexcept {
+    while (i < n_) {
+      const std::size_t k = i % simd::kBlockBytes;
+      const std::uint64_t* m = masks(i);
+      const std::uint64_t hits = (m[s] | m[t]) >> k;
+      if (hits != 0) return i + static_cast<std::size_t>(std::countr_zero(hits));
+      i += simd::kBlockBytes - k;
+    }
+    return n_;
+  }
+
+ private:
+  static constexpr std::size_t kGroupBlocks = 8;
+
+  // The masks of the block that holds byte i < size().
+  SNAPTOK_ALWAYS_INLINE const std::uint64_t* masks(std::size_t i) noexcept {
+    const std::size_t base = i - i % simd::kBlockBytes;
+    std::size_t block = (base - first_) / simd::kBlockBytes;  // past blocks_ when base < first_ (wraps)
+    if (block >= blocks_) [[unlikely]] {
+      const bool next = base == first_ + blocks_ * simd::kBlockBytes;
+      const std::size_t left = (n_ - base + simd::kBlockBytes - 1) / simd::kBlockBytes;
+      first_ = base;
+      blocks_ = std::min(left, next ? kGroupBlocks : std::size_t{1});
+      simd::set_masks(p_ + base, n_ - base, sets_, count_, group_.masks, blocks_);
+      block = 0;
+    }
+    return group_.masks + block * count_;
+  }
+
+  const char* p_;
+  std::size_t n_;
+  const simd::NibbleSet* sets_;
+  std::size_t count_;
+  std::size_t first_ = 0;   // the first byte of the blocks held
+  std::size_t blocks_ = 0;  // how many (the first request starts a group)
+  union Group {             // left uninitialised until classified, as ForwardBlocks'
+    Group() noexcept {}
+    std::uint64_t masks[kGroupBlocks * simd::kMaxMaskSets];
   } group_;
 };
 

@@ -151,6 +151,12 @@ inline std::size_t find_start(const char* p, std::size_t n, const AsciiStarts& s
   return find_start_scalar(p, n, starts);
 }
 
+// See the Highway build below; without Highway this is set_masks_scalar.
+inline void set_masks(const char* p, std::size_t n, const NibbleSet* sets, std::size_t count, std::uint64_t* out,
+                      std::size_t blocks) {
+  set_masks_scalar(p, n, sets, count, out, blocks);
+}
+
 // See the Highway build below; without Highway these are
 // narrow_ascii_scalar.
 inline std::size_t narrow_ascii(const std::uint16_t* p, std::size_t n, char* out) {
@@ -435,6 +441,18 @@ inline std::size_t find_nonascii_or_in(const char* p, std::size_t n, AsciiRange 
 inline std::size_t find_start(const char* p, std::size_t n, const AsciiStarts& starts) {
   SNAPTOK_EXPORT(find_start);
   return SNAPTOK_DISPATCH(find_start)(p, n, starts);
+}
+
+// Writes (in out[b * count + s]) the mask of sets[s] over the 64-byte block
+// p[64b, 64b + 64), for b < blocks: bit k is byte p[64b + k]; bits at or
+// past n are 0. Requires 64 * (blocks - 1) < n and count <= kMaxMaskSets.
+// Same result as set_masks_scalar on every target.
+//   std::uint64_t m[2];
+//   set_masks("ab 1", 4, sets, 2, m, 1);  // sets {letters, digits}: m == {0b11, 0b1000}
+inline void set_masks(const char* p, std::size_t n, const NibbleSet* sets, std::size_t count, std::uint64_t* out,
+                      std::size_t blocks) {
+  SNAPTOK_EXPORT(set_masks);
+  SNAPTOK_DISPATCH(set_masks)(p, n, sets, count, out, blocks);
 }
 
 // Writes the leading code units of p[0..n) that are below 0x80 to out as

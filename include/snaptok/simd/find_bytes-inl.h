@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "snaptok/simd/find_bytes.hpp"
 
@@ -168,6 +169,52 @@ inline std::size_t find_start(const char* HWY_RESTRICT p, std::size_t n, const A
   if (find(hn::CappedTag<std::int8_t, 16>())) return i;
 #endif
   return i + find_start_scalar(p + i, n - i, starts);
+}
+
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+// The masks of `count` sets over the 64 bytes at p (two table lookups per
+// set and vector, as find_start's).
+inline void set_masks64(const std::uint8_t* HWY_RESTRICT p, const NibbleSet* HWY_RESTRICT sets,
+                        std::size_t count, std::uint64_t* HWY_RESTRICT out) {
+  const hn::CappedTag<std::uint8_t, 64> d;
+  constexpr std::size_t N = hn::MaxLanes(decltype(d)());
+  static_assert(64 % N == 0 && N >= 16, "fixed-width target of 16+ bytes");
+  const auto low_nibble = hn::Set(d, std::uint8_t{0x0F});
+  for (std::size_t s = 0; s < count; ++s) out[s] = 0;
+  for (std::size_t i = 0; i < 64; i += N) {
+    const auto v = hn::LoadU(d, p + i);
+    const auto low = hn::And(v, low_nibble);
+    const auto high = hn::ShiftRight<4>(v);
+    for (std::size_t s = 0; s < count; ++s) {
+      const auto lo = hn::TableLookupBytes(hn::LoadDup128(d, sets[s].lo), low);
+      const auto hi = hn::TableLookupBytes(hn::LoadDup128(d, sets[s].hi), high);
+      out[s] |= mask_bits(d, hn::Ne(hn::And(lo, hi), hn::Zero(d))) << i;
+    }
+  }
+}
+#endif
+
+// The masks of set_masks_scalar: whole blocks a vector at a time, a last
+// short block through a zeroed copy.
+inline void set_masks(const char* HWY_RESTRICT p, std::size_t n, const NibbleSet* HWY_RESTRICT sets,
+                      std::size_t count, std::uint64_t* HWY_RESTRICT out, std::size_t blocks) {
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t at = b * 64;
+    if (HWY_LIKELY(n - at >= 64)) {
+      set_masks64(bytes + at, sets, count, out + b * count);
+      continue;
+    }
+    HWY_ALIGN std::uint8_t buf[64] = {};
+    std::memcpy(buf, bytes + at, n - at);
+    set_masks64(buf, sets, count, out + b * count);
+    const std::uint64_t valid = (std::uint64_t{1} << (n - at)) - 1;
+    for (std::size_t s = 0; s < count; ++s) out[b * count + s] &= valid;
+  }
+#else
+  set_masks_scalar(p, n, sets, count, out, blocks);
+#endif
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

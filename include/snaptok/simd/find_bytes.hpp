@@ -8,7 +8,9 @@
 // lies in one ASCII range (find_nonascii_or_in: the end of an ASCII run, the
 // next digit of DeepSeek's digit split), and the first place where a byte
 // or two may start something (find_start: the next char a Punctuation or
-// Digits pre-tokenizer may cut at, the next start of an automaton's match). The references are what the SIMD
+// Digits pre-tokenizer may cut at, the next start of an automaton's match),
+// and the masks of a few byte sets over 64-byte blocks (set_masks: the
+// starts and runs of an automaton's class-run search). The references are what the SIMD
 // kernels (find_bytes-inl.h, dispatched by snaptok/simd/dispatch.hpp) are
 // tested against, and the path of builds without Highway.
 //
@@ -167,6 +169,29 @@ struct AsciiStarts {
            then.contains(static_cast<std::uint8_t>(p[i + 1]));
   }
 };
+
+/// The most byte sets one set_masks call classifies.
+inline constexpr std::size_t kMaxMaskSets = 4;
+
+/// Writes the masks of `count` byte sets over the 64-byte blocks
+/// p[64b, 64b + 64) of the n bytes at p, for b < blocks: bit k of
+/// out[b * count + s] is set when byte p[64b + k] is in sets[s]; bits at or
+/// past n are 0. Requires 64 * (blocks - 1) < n and count <= kMaxMaskSets.
+/// One byte at a time: the reference of simd::set_masks.
+inline void set_masks_scalar(const char* p, std::size_t n, const NibbleSet* sets, std::size_t count,
+                             std::uint64_t* out, std::size_t blocks) noexcept {
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::uint64_t* masks = out + b * count;
+    std::fill(masks, masks + count, std::uint64_t{0});
+    const std::size_t first = b * 64, end = std::min(n, first + 64);
+    for (std::size_t i = first; i < end; ++i) {
+      const auto byte = static_cast<std::uint8_t>(p[i]);
+      for (std::size_t s = 0; s < count; ++s) {
+        if (sets[s].contains(byte)) masks[s] |= std::uint64_t{1} << (i - first);
+      }
+    }
+  }
+}
 
 /// Returns the first i with starts.at(p, i, n), or n, one byte at a time.
 inline std::size_t find_start_scalar(const char* p, std::size_t n, const AsciiStarts& starts) noexcept {
