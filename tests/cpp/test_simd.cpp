@@ -552,7 +552,7 @@ TEST_CASE("simd: set_masks equals the reference on every target") {
   CHECK(targets_run >= 1);
 }
 
-TEST_CASE("scanners: SetBlocks finds runs and set bytes across blocks, forward and jumping") {
+TEST_CASE("scanners: SetBlocks (and SetBytes) find runs and set bytes across blocks, forward and jumping") {
   using snaptok::simd::NibbleSet;
   bool letters[128] = {}, spaces[128] = {};
   for (unsigned c = 0; c < 128; ++c) letters[c] = std::isalpha(static_cast<int>(c)) != 0, spaces[c] = c == ' ';
@@ -563,6 +563,7 @@ TEST_CASE("scanners: SetBlocks finds runs and set bytes across blocks, forward a
   while (text.size() < 3000) text += std::string(rng() % 150, 'a') + std::string(1 + rng() % 3, " ,\xc3"[rng() % 3]);
   for (const std::size_t stride : {1, 5, 70, 600}) {  // every byte, and jumps within and past a group
     snaptok::scanners::SetBlocks blocks(text, sets, 2);
+    const snaptok::scanners::SetBytes bytes(text, sets, 2);
     for (std::size_t i = 0; i < text.size(); i += stride) {
       std::size_t run = i, next = i;
       while (run < text.size() && letter(text[run])) ++run;
@@ -570,6 +571,8 @@ TEST_CASE("scanners: SetBlocks finds runs and set bytes across blocks, forward a
       INFO("stride " << stride << " at " << i);
       CHECK(blocks.run_end(0, i) == run);
       CHECK(blocks.next_in(0, 1, i) == next);
+      CHECK(bytes.run_end(0, i) == run);
+      CHECK(bytes.next_in(0, 1, i) == next);
     }
   }
 }

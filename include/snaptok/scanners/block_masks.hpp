@@ -152,6 +152,28 @@ class SetBlocks {
   } group_;
 };
 
+// SetBlocks' queries a byte at a time, for a text too short to pay for
+// classifying its block.
+class SetBytes {
+ public:
+  SetBytes(std::string_view text, const simd::NibbleSet* sets, std::size_t /*count*/) noexcept
+      : p_(reinterpret_cast<const unsigned char*>(text.data())), n_(text.size()), sets_(sets) {}
+
+  std::size_t run_end(std::size_t s, std::size_t i) const noexcept {
+    while (i < n_ && sets_[s].contains(p_[i])) ++i;
+    return i;
+  }
+  std::size_t next_in(std::size_t s, std::size_t t, std::size_t i) const noexcept {
+    while (i < n_ && !sets_[s].contains(p_[i]) && !sets_[t].contains(p_[i])) ++i;
+    return i;
+  }
+
+ private:
+  const unsigned char* p_;
+  std::size_t n_;
+  const simd::NibbleSet* sets_;
+};
+
 // The class masks of one text, one 64-byte block at a time.
 class BlockMasks {
  public:
