@@ -167,6 +167,10 @@ def byte_level(add_prefix_space=False, use_regex=True) -> dict:
 DIGITS = {"type": "Digits", "individual_digits": True}
 
 
+def split(pattern: str) -> dict:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}
+
+
 def gpt2_without_bytes(*dropped: int) -> str:
     """GPT-2 without the byte-level chars of `dropped` bytes (and the merges that use
     them), as Falcon's vocabulary lacks 28: with no unk token, HF drops those bytes."""
@@ -240,6 +244,13 @@ BUILT = {
         byte_level(add_prefix_space=True, use_regex=False),
         {"type": "Split", "pattern": {"Regex": "Ġ|Ċ|Ã"}, "behavior": "MergedWithNext", "invert": False},
         {"type": "WhitespaceSplit"}), "byte-level BPE"),
+    # Splits off the registry that the automaton searches as one class's runs (L?C+):
+    # BLOOM's, and a code model's five (two of them on its DFA).
+    "bl-bloom-split": (lambda: gpt2_with(split(" ?[^(\\s|[.,!?…。，、।۔،])]+"), byte_level(use_regex=False)),
+                       "byte-level BPE"),
+    "bl-code-splits": (lambda: gpt2_with(
+        split(r"\p{N}{1,3}"), split(r"[一-龥\u3040-ゟ゠-ヿ]+"), split(r"[\r\n]+"), split(r" ?[^\s\p{L}\p{N}]+"),
+        split(r" ?\p{L}+"), byte_level(use_regex=False)), "byte-level BPE"),
     "bl-two-byte-levels": (lambda: gpt2_with(byte_level(), byte_level(use_regex=False)), "none"),
     "bl-dropped-bytes": (lambda: gpt2_without_bytes(*DROPPED_BYTES), "byte-level BPE"),
 }
