@@ -348,22 +348,35 @@ class ByteLevelBpePath {
         : out_(out), punctuation_(punctuation), isolated_(punctuation.cut_behavior() == SplitBehavior::isolated) {}
 
     // Per byte: whether it is an ASCII \s char, an ASCII punctuation char,
-    // or not ASCII (the char it starts is looked up).
+    // not ASCII (the char it starts is looked up), or an ASCII letter or
+    // digit (kWord).
     struct ByteKinds {
-      static constexpr std::uint8_t kSpace = 1, kPunctuation = 2, kNonAscii = 4;
+      static constexpr std::uint8_t kSpace = 1, kPunctuation = 2, kNonAscii = 4, kWord = 8;
       std::uint8_t of[256];
       explicit ByteKinds(const CharCutPreTokenizer& punctuation) {
         for (unsigned b = 0; b < 256; ++b) {
+          const unsigned flags = b < 0x80 ? scanners::char_flags()(b) : 0;
           of[b] = b >= 0x80 ? kNonAscii
-                            : static_cast<std::uint8_t>(
-                                  ((scanners::char_flags()(b) & scanners::kFlagSpace) ? kSpace : 0) |
-                                  (punctuation.is_member(b) ? kPunctuation : 0));
+                  : (flags & (scanners::kFlagL | scanners::kFlagN)) && !punctuation.is_member(b)
+                      ? kWord
+                      : static_cast<std::uint8_t>(((flags & scanners::kFlagSpace) ? kSpace : 0) |
+                                                  (punctuation.is_member(b) ? kPunctuation : 0));
         }
       }
     };
 
     // Takes the regex's next piece.
     void operator()(std::string_view piece) {
+      // Most pieces are words or numbers, " ?\p{L}+" or " ?\p{N}+", which
+      // hold no punctuation: one that starts with an ASCII letter or digit
+      // (after its space) goes out whole, when nothing is held.
+      if (letters_.empty() && held_ == 0) {
+        const std::size_t first = piece[0] == ' ' ? 1 : 0;
+        if (first < piece.size() && kinds_.of[static_cast<unsigned char>(piece[first])] == ByteKinds::kWord) {
+          out_.add(piece);
+          return;
+        }
+      }
       if (!letters_.empty()) {  // a contraction's letters, and letters after them
         const bool joins = (flags_(first_char(piece)) & scanners::kFlagL) != 0;
         out_.add(joins ? std::string_view(letters_.data(), letters_.size() + piece.size()) : letters_);
@@ -418,7 +431,7 @@ class ByteLevelBpePath {
     // second (a ' ' before anything else prefixes a match of its own).
     bool is_whitespace(std::string_view piece) const noexcept {
       const std::uint8_t first = kinds_.of[static_cast<unsigned char>(piece[0])];
-      if (first == 0 || first == ByteKinds::kPunctuation) return false;
+      if (!(first & (ByteKinds::kSpace | ByteKinds::kNonAscii))) return false;
       std::size_t i = 0;
       if (!(flags_(detail::next_cp(piece, i)) & scanners::kFlagSpace)) return false;
       return i == piece.size() || (flags_(detail::next_cp(piece, i)) & scanners::kFlagSpace) != 0;
@@ -439,7 +452,7 @@ class ByteLevelBpePath {
       // Most pieces hold no punctuation: a byte loop finds that out.
       const auto* bytes = reinterpret_cast<const unsigned char*>(piece.data());
       std::size_t plain = 0;
-      while (plain < piece.size() && kinds_.of[bytes[plain]] <= ByteKinds::kSpace) ++plain;
+      while (plain < piece.size() && !(kinds_.of[bytes[plain]] & (ByteKinds::kPunctuation | ByteKinds::kNonAscii))) ++plain;
       if (plain == piece.size()) {
         out_.add(piece);
         return;
@@ -449,7 +462,7 @@ class ByteLevelBpePath {
       for (std::size_t i = plain; i < piece.size();) {
         const std::size_t at = i;
         const std::uint8_t kind = kinds_.of[bytes[i]];
-        const bool member = kind != ByteKinds::kNonAscii ? (++i, kind >= ByteKinds::kPunctuation)
+        const bool member = kind != ByteKinds::kNonAscii ? (++i, kind == ByteKinds::kPunctuation)
                                                          : punctuation_.is_member(detail::next_cp(piece, i));
         if (at != 0 && (member != in_punctuation || (member && isolated_))) {
           out_.add(piece.substr(part, at - part));
