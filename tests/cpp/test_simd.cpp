@@ -73,6 +73,14 @@ std::string masks(const ByteClassMasks& m) {
   return buf;
 }
 
+// Returns the NibbleSet of the ASCII bytes c with in(c).
+template <class In>
+snaptok::simd::NibbleSet ascii_set(In&& in) {
+  bool member[128] = {};
+  for (std::size_t b = 0; b < 128; ++b) member[b] = in(static_cast<unsigned char>(b));
+  return snaptok::simd::NibbleSet::ascii(member);
+}
+
 // Returns true if classify_block agrees with the reference on (p, n); on the
 // first disagreement reports the target, the bytes and both results.
 bool agrees(const std::string& target, const char* p, std::size_t n) {
@@ -456,16 +464,11 @@ TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
 TEST_CASE("simd: find_start equals the reference on every target") {
   using snaptok::simd::AsciiStarts;
   using snaptok::simd::NibbleSet;
-  auto set_of = [](auto&& in) {
-    bool member[128] = {};
-    for (std::size_t b = 0; b < 128; ++b) member[b] = in(static_cast<unsigned char>(b));
-    return NibbleSet::ascii(member);
-  };
-  const NibbleSet none = set_of([](unsigned char) { return false; });
-  const NibbleSet punct = set_of([](unsigned char c) { return std::ispunct(c) != 0; });
-  const NibbleSet space = set_of([](unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
-  const NibbleSet letter = set_of([](unsigned char c) { return std::isalpha(c) != 0; });
-  const NibbleSet sparse = set_of([](unsigned char c) { return c % 7 == 3; });  // every high nibble
+  const NibbleSet none = ascii_set([](unsigned char) { return false; });
+  const NibbleSet punct = ascii_set([](unsigned char c) { return std::ispunct(c) != 0; });
+  const NibbleSet space = ascii_set([](unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
+  const NibbleSet letter = ascii_set([](unsigned char c) { return std::isalpha(c) != 0; });
+  const NibbleSet sparse = ascii_set([](unsigned char c) { return c % 7 == 3; });  // every high nibble
   const AsciiStarts cases[] = {
       {none, none, none}, {punct, none, none}, {space, none, none},   {sparse, none, none},
       {punct, space, punct}, {none, space, letter}, {none, letter, sparse}, {sparse, punct, space},
@@ -511,16 +514,13 @@ TEST_CASE("simd: find_start equals the reference on every target") {
 
 TEST_CASE("simd: set_masks equals the reference on every target") {
   using snaptok::simd::NibbleSet;
-  auto set_of = [](auto&& in) {
-    bool member[256] = {};
-    for (std::size_t b = 0; b < 256; ++b) member[b] = in(static_cast<unsigned char>(b));
-    return NibbleSet::of(member);
-  };
+  bool high[256] = {};
+  std::fill(high + 0x80, high + 0x100, true);
   const NibbleSet sets[] = {
-      set_of([](unsigned char c) { return c < 0x80 && std::isalpha(c) != 0; }),
-      set_of([](unsigned char c) { return c == ' '; }),
-      set_of([](unsigned char c) { return c >= 0x80; }),
-      set_of([](unsigned char c) { return c < 0x80 && c % 7 == 3; }),  // every ASCII high nibble
+      ascii_set([](unsigned char c) { return std::isalpha(c) != 0; }),
+      ascii_set([](unsigned char c) { return c == ' '; }),
+      NibbleSet::of(high),
+      ascii_set([](unsigned char c) { return c % 7 == 3; }),  // every ASCII high nibble
   };
   static_assert(std::size(sets) == snaptok::simd::kMaxMaskSets);
   // The example of the header.
