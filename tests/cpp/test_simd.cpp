@@ -30,18 +30,25 @@ using snaptok::simd::ByteClassMasks;
 using snaptok::simd::TargetCap;
 
 // Runs fn(name) once per target: each compiled target this CPU supports,
-// forced, with Highway; once ("none") without.
-void for_each_target(const std::function<void(const std::string&)>& fn) {
+// forced, with Highway; once ("none") without. A failing check inside fn
+// names the target. Returns how many targets ran.
+std::size_t for_each_target(const std::function<void(const std::string&)>& fn) {
+  const auto run = [&](const std::string& name) {
+    INFO("target " << name);
+    fn(name);
+  };
 #ifdef SNAPTOK_NO_HIGHWAY
-  fn("none");
+  run("none");
+  return 1;
 #else
   const std::vector<std::int64_t> targets = snaptok::simd::detail::supported_compiled_targets();
   REQUIRE(!targets.empty());
   for (const std::int64_t target : targets) {
     snaptok::simd::detail::set_supported_targets_for_test(target);
-    fn(hwy::TargetName(target));
+    run(hwy::TargetName(target));
   }
   snaptok::simd::detail::set_supported_targets_for_test(0);
+  return targets.size();
 #endif
 }
 
@@ -144,10 +151,7 @@ TEST_CASE("simd: classify_block_portable equals the reference") {
 }
 
 TEST_CASE("simd: classify_block equals the reference on every target") {
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string& target) {
 #ifndef SNAPTOK_NO_HIGHWAY
     CHECK(snaptok::simd_target() == target);
 #endif
@@ -209,10 +213,7 @@ TEST_CASE("simd: classify_block equals the reference on every target") {
 }
 
 TEST_CASE("simd: classify_blocks equals classify_block per block on every target") {
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(99);
     const std::string_view alphabet = "aZ9 \t\n'_.\x80\xc3\xe3";
     for (std::size_t n = 1; n <= 5 * 64; n += 1 + rng() % 13) {
@@ -252,10 +253,7 @@ TEST_CASE("scanners: ForwardBlocks gives each block's masks, forward and skippin
 
 TEST_CASE("simd: find_byte_in equals the reference on every target") {
   using snaptok::simd::ByteQuad;
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(99);
     const ByteQuad sets[] = {ByteQuad::of({'<'}), ByteQuad::of({'<', 0xEF}),
                              ByteQuad::of({'[', '<', 0xE2}), ByteQuad::of({0x00, 0xFF, 'a', '\n'})};
@@ -290,10 +288,7 @@ TEST_CASE("simd: find_byte_in equals the reference on every target") {
 }
 
 TEST_CASE("simd: find_byte_pair equals the reference on every target") {
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(5);
     const std::uint8_t pairs[][2] = {{'<', '|'}, {'<', 0xEF}, {0x00, 0xFF}, {'a', 'a'}};
     bool ok = true;
@@ -359,10 +354,7 @@ TEST_CASE("simd: NibbleSet holds exactly its bytes up to eight high nibbles, eve
 TEST_CASE("simd: find_byte_pair_in equals the reference on every target") {
   using snaptok::simd::BytePairSet;
   using snaptok::simd::ByteQuad;
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(31);
     bool ok = true;
     for (int round = 0; round < 40 && ok; ++round) {
@@ -422,10 +414,7 @@ TEST_CASE("simd: find_byte_pair_in equals the reference on every target") {
 
 TEST_CASE("simd: find_nonascii_or_in equals the reference on every target") {
   using snaptok::simd::AsciiRange;
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(7);
     const AsciiRange ranges[] = {{}, {'0', 10}, {0x00, 0x20}, {0x7F, 1}, {'a', 26}};
     bool ok = true;
@@ -478,10 +467,7 @@ TEST_CASE("simd: find_start equals the reference on every target") {
   CHECK(snaptok::simd::find_start("a b ,", 5, {none, space, punct}) == 3);
   CHECK(snaptok::simd::find_start("a b \xc3\xa9", 6, {none, space, punct}) == 3);  // then a non-ASCII byte
   CHECK(snaptok::simd::find_start("a b ", 4, {none, space, punct}) == 3);  // then the end
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(11);
     bool ok = true;
     for (const AsciiStarts& starts : cases) {
@@ -528,10 +514,7 @@ TEST_CASE("simd: set_masks equals the reference on every target") {
   snaptok::simd::set_masks("ab 1", 4, sets, 2, example, 1);
   CHECK(example[0] == 0b11);
   CHECK(example[1] == 0b100);
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(5);
     bool ok = true;
     for (std::size_t n = 1; n <= 5 * 64 && ok; n += 1 + rng() % 7) {
@@ -578,10 +561,7 @@ TEST_CASE("scanners: SetBlocks (and SetBytes) find runs and set bytes across blo
 }
 
 TEST_CASE("simd: narrow_ascii equals the reference on every target") {
-  std::size_t targets_run = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     std::mt19937 rng(5);
     bool ok = true;
     // Every length 0..300 (past four vectors of every width, with tails),
@@ -620,11 +600,8 @@ TEST_CASE("simd: block_piece_keys equals the reference on every target") {
   // A table of 2^10 sets of 128 bytes (prefetched, never read).
   std::vector<std::byte> sets(std::size_t{128} << 10);
   const PieceKeyTable table{sets.data(), 64 - 10, 7};
-  std::size_t targets_run = 0;
   std::size_t kernels = 0;
-  for_each_target([&](const std::string& target) {
-    ++targets_run;
-    INFO("target " << target);
+  const std::size_t targets_run = for_each_target([&](const std::string&) {
     const snaptok::simd::PieceKeysFn kernel = snaptok::simd::piece_keys_kernel();
     kernels += kernel != nullptr;
     std::mt19937_64 rng(11);
